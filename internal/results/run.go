@@ -1,0 +1,141 @@
+// Package results defines benchpress's versioned on-disk result format: one
+// JSON document per run (a sweep step is one run). Reports read only these
+// files, so every saved run can be re-rendered, compared or merged offline.
+package results
+
+import "time"
+
+// FormatVersion is written as "format_version"; bump it on incompatible changes.
+const FormatVersion = 1
+
+// Run is the whole result of one run (or one sweep step).
+type Run struct {
+	FormatVersion int    `json:"format_version"`
+	Tool          Tool   `json:"tool"`
+	Workload      string `json:"workload"` // "tpcc", "sysbench/oltp_read_write", "ycsb/a"
+	Target        string `json:"target"`   // redacted URL: never contains the password
+	TargetKind    string `json:"target_kind"`
+	ServerVersion string `json:"server_version,omitempty"`
+	// Config is the resolved configuration (workload options, terminals,
+	// warm-up, duration...), with secrets removed.
+	Config    map[string]any `json:"config"`
+	Status    string         `json:"status"` // "ok", "interrupted", "failed"
+	Error     string         `json:"error,omitempty"`
+	StartedAt time.Time      `json:"started_at"`
+	EndedAt   time.Time      `json:"ended_at"`
+	WarmupS   float64        `json:"warmup_s"`
+	Summary   Summary        `json:"summary"`
+	Ops       []Op           `json:"ops"`
+	// ErrorsByClass counts failed attempts by error class (deadlock, ...).
+	ErrorsByClass map[string]int64 `json:"errors_by_class"`
+	// Endpoints counts connections opened per endpoint (load balancing).
+	Endpoints  map[string]int64 `json:"endpoints,omitempty"`
+	Reconnects int64            `json:"reconnects"`
+	Series     []Interval       `json:"series"`
+	// Histograms holds the measurement window's HDR histograms, per op
+	// ("<op>" for successes, "<op>.err" for errors), in HdrHistogram's V2
+	// compressed base64 encoding (latency in microseconds).
+	Histograms map[string]string `json:"histograms"`
+	Driver     *Driver           `json:"driver,omitempty"`
+	Checks     []Check           `json:"checks,omitempty"`
+	// Extra carries workload-specific figures (TPC-C audit, sysbench query
+	// classes, YCSB per-op return codes...).
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Tool identifies the producing binary.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Summary holds the headline figures. The TPC-C-only fields are zero/omitted
+// for other workloads; tps, success_rate, errors and duration_s are always set.
+type Summary struct {
+	TpmC                float64 `json:"tpmC"`
+	TpmTotal            float64 `json:"tpmTotal"`
+	TPS                 float64 `json:"tps"`
+	QPS                 float64 `json:"qps,omitempty"`
+	SuccessRate         float64 `json:"success_rate"` // percent of attempts that succeeded
+	Transactions        int64   `json:"transactions"` // successful (incl. spec rollbacks)
+	Errors              int64   `json:"errors"`
+	Retries             int64   `json:"retries"`
+	DurationS           float64 `json:"duration_s"` // measurement window actually run
+	NewOrderCommitted   int64   `json:"new_order_committed"`
+	NewOrderRolledBack  int64   `json:"new_order_rolled_back"`
+	NewOrderRollbackPct float64 `json:"new_order_rollback_pct,omitempty"`
+	Efficiency          float64 `json:"efficiency_pct,omitempty"` // TPC-C with --wait: tpmC / (12.86 x W)
+	AvgMS               float64 `json:"avg_ms"`                   // over all successful ops
+	P95MS               float64 `json:"p95_ms"`
+	P99MS               float64 `json:"p99_ms"`
+}
+
+// Op is one operation (transaction) type's figures over the measurement window.
+type Op struct {
+	Name      string  `json:"name"`
+	Count     int64   `json:"count"` // successful, incl. spec rollbacks
+	Rollbacks int64   `json:"rollbacks,omitempty"`
+	Errors    int64   `json:"errors"`
+	Retries   int64   `json:"retries,omitempty"`
+	PerSec    float64 `json:"per_sec"`
+	PerMin    float64 `json:"per_min"`
+	Latency   Latency `json:"latency_ms"`
+	// ErrLatency is the latency of failed attempts (own histogram).
+	ErrLatency *Latency         `json:"err_latency_ms,omitempty"`
+	ErrClasses map[string]int64 `json:"err_classes,omitempty"`
+}
+
+// Latency percentiles in milliseconds.
+type Latency struct {
+	Min   float64 `json:"min"`
+	Avg   float64 `json:"avg"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	P999  float64 `json:"p99_9"`
+	P9999 float64 `json:"p99_99"`
+	Max   float64 `json:"max"`
+}
+
+// Interval is one --report-interval tick.
+type Interval struct {
+	T      float64 `json:"t"`     // seconds since start of the run (warm-up included)
+	Phase  string  `json:"phase"` // "warmup" or "measure"
+	TPS    float64 `json:"tps"`
+	TpmC   float64 `json:"tpmC,omitempty"`
+	Errors int64   `json:"errors"`
+	// Ops per type: count and latency percentiles in this interval.
+	Ops map[string]IntervalOp `json:"ops"`
+}
+
+// IntervalOp is one op type in one interval.
+type IntervalOp struct {
+	Count  int64   `json:"count"`
+	Errors int64   `json:"errors,omitempty"`
+	AvgMS  float64 `json:"avg_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	P99MS  float64 `json:"p99_ms"`
+}
+
+// Driver is the load generator's own resource use over the measurement window.
+type Driver struct {
+	CPUUserS        float64 `json:"cpu_user_s"`
+	CPUSysS         float64 `json:"cpu_sys_s"`
+	CPUPerTxnUS     float64 `json:"cpu_per_txn_us"`
+	CPUPerStmtUS    float64 `json:"cpu_per_stmt_us,omitempty"`
+	PeakRSSMB       float64 `json:"peak_rss_mb"`
+	MachineBusyPct  float64 `json:"machine_busy_pct"` // all cores, 100 = every core busy
+	DriverSharePct  float64 `json:"driver_share_pct"` // driver CPU / machine busy CPU
+	Cores           int     `json:"cores"`
+	DriverBound     bool    `json:"driver_bound"`
+	DriverBoundNote string  `json:"driver_bound_note,omitempty"`
+}
+
+// Check is one consistency or response-time check.
+type Check struct {
+	Name   string  `json:"name"`
+	Passed bool    `json:"passed"`
+	Detail string  `json:"detail,omitempty"`
+	TookS  float64 `json:"took_s,omitempty"`
+}

@@ -1,0 +1,65 @@
+// Package runner drives the terminals of a workload against a target: it
+// opens connections at a bounded rate, runs warm-up and the measurement
+// window, paces (keying/think times or an open-loop rate), retries retryable
+// errors, reconnects lost sessions, and ticks the metrics once a second.
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config controls one run.
+type Config struct {
+	Terminals int
+	Warmup    time.Duration
+	// Duration is the measurement window; 0 means until MaxOps or Ctrl-C.
+	Duration time.Duration
+	// MaxOps ends the run after this many completed ops in the measurement
+	// window (YCSB operationcount); 0 = unlimited.
+	MaxOps int64
+	// Rate is the total target rate in ops/s over all terminals (open loop,
+	// latency counted from the intended start); 0 = closed loop.
+	Rate float64
+	// Wait enables the workload's keying and think times.
+	Wait bool
+	// MaxRetries re-runs an op after a deadlock/serialization/lock-timeout
+	// error at most this many times.
+	MaxRetries int
+	// ReportInterval is the live-line period (0 = no live lines).
+	ReportInterval time.Duration
+	// ConnectParallel bounds connection attempts in flight at start (default 64).
+	ConnectParallel int
+	// OnReport receives a live report every ReportInterval.
+	OnReport func(Report)
+	// OnPhase is called when the phase changes (warm-up ends, run ends).
+	OnPhase func(phase string)
+}
+
+// Validate returns every problem with the configuration at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Terminals < 1 {
+		errs = append(errs, fmt.Errorf("terminals/threads must be >= 1 (got %d)", c.Terminals))
+	}
+	if c.Warmup < 0 {
+		errs = append(errs, fmt.Errorf("warm-up must not be negative (got %s)", c.Warmup))
+	}
+	if c.Duration < 0 {
+		errs = append(errs, fmt.Errorf("duration must not be negative (got %s)", c.Duration))
+	}
+	if c.Duration == 0 && c.MaxOps == 0 {
+		errs = append(errs, errors.New("duration must be > 0 unless an operation count is given"))
+	}
+	if c.Rate < 0 {
+		errs = append(errs, fmt.Errorf("rate must not be negative (got %g)", c.Rate))
+	}
+	if c.MaxRetries < 0 {
+		errs = append(errs, fmt.Errorf("max-retries must not be negative (got %d)", c.MaxRetries))
+	}
+	if c.ReportInterval < 0 {
+		errs = append(errs, fmt.Errorf("report-interval must not be negative (got %s)", c.ReportInterval))
+	}
+	return errors.Join(errs...)
+}

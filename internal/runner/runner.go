@@ -1,0 +1,278 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// Dialer opens sessions (a *target.Connector spreads them over endpoints).
+type Dialer interface {
+	Connect(ctx context.Context) (target.Conn, error)
+}
+
+// Result is what a run measured. The caller turns it into a results.Run.
+type Result struct {
+	Registry    *metrics.Registry
+	Cumulative  *metrics.Snapshot // the measurement window
+	Series      []Tick            // one per second, warm-up included
+	Started     time.Time         // all terminals connected; warm-up starts
+	MeasureFrom time.Time
+	MeasureTo   time.Time
+	Interrupted bool // stopped early by the caller's context (Ctrl-C)
+	Reconnects  int64
+	// ServerVersion as reported by the first connection.
+	ServerVersion string
+}
+
+// MeasuredSeconds is the length of the measurement window actually run.
+func (r *Result) MeasuredSeconds() float64 {
+	if r.MeasureFrom.IsZero() || r.MeasureTo.Before(r.MeasureFrom) {
+		return 0
+	}
+	return r.MeasureTo.Sub(r.MeasureFrom).Seconds()
+}
+
+// Tick is one second of the run.
+type Tick struct {
+	T        float64 // seconds since Started, at the end of the tick
+	Measured bool    // the tick is inside the measurement window
+	Snap     *metrics.Snapshot
+}
+
+// Report is a live line: the last ReportInterval.
+type Report struct {
+	Elapsed  time.Duration
+	Phase    string
+	Seconds  float64
+	Snap     *metrics.Snapshot
+	OpNames  []string
+	Terminal int
+}
+
+// StartError is returned when terminals could not connect at start. It is
+// reported once with the count and the first server message.
+type StartError struct {
+	Failed, Total int
+	First         error
+}
+
+func (e *StartError) Error() string {
+	return fmt.Sprintf("%d of %d connections failed at start: %v", e.Failed, e.Total, e.First)
+}
+
+func (e *StartError) Unwrap() error { return e.First }
+
+// Run executes wl with cfg. It returns a Result for whatever was measured,
+// also when ctx is cancelled (Interrupted is then set). It returns an error
+// only when the run could not start.
+func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	reg := metrics.NewRegistry(wl.Ops(), wl.Extras(), cfg.Terminals)
+	res := &Result{Registry: reg}
+
+	conns, err := openAll(ctx, cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	if len(conns) > 0 {
+		res.ServerVersion = conns[0].ServerVersion()
+	}
+	terms := make([]workload.Terminal, len(conns))
+	for i, c := range conns {
+		t, err := wl.NewTerminal(ctx, i, len(conns), c)
+		if err != nil {
+			for j := 0; j < i; j++ {
+				terms[j].Close()
+			}
+			for _, c := range conns {
+				c.Close()
+			}
+			return nil, fmt.Errorf("terminal %d: %w", i+1, err)
+		}
+		terms[i] = t
+	}
+
+	runCtx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var reconnects atomic.Int64
+	var opsDone atomic.Int64
+	var pacer *ratePacer
+	res.Started = time.Now()
+	if cfg.Rate > 0 {
+		pacer = newRatePacer(res.Started, cfg.Rate)
+	}
+	if cfg.Warmup == 0 {
+		reg.SetPhase(metrics.Measure)
+		res.MeasureFrom = res.Started
+	}
+	maxOpsReached := make(chan struct{})
+	var maxOnce sync.Once
+
+	var wg sync.WaitGroup
+	for i := range terms {
+		w := &worker{
+			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d,
+			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
+			reconnects: &reconnects, pacer: pacer,
+		}
+		if cfg.MaxOps > 0 {
+			w.onMeasuredOp = func() {
+				if opsDone.Add(1) >= cfg.MaxOps {
+					maxOnce.Do(func() { close(maxOpsReached) })
+				}
+			}
+			w.measuring = func() bool { return reg.Phase() == metrics.Measure }
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); w.loop(runCtx) }()
+	}
+
+	// The ticker: the only goroutine that merges shards.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var warmEnd <-chan time.Time
+	if cfg.Warmup > 0 {
+		warmEnd = time.After(cfg.Warmup)
+	}
+	var runEnd <-chan time.Time
+	if cfg.Duration > 0 {
+		runEnd = time.After(cfg.Warmup + cfg.Duration)
+	}
+	rep := newReporter(&cfg, reg, res.Started)
+	doTick := func() {
+		measured := reg.Phase() == metrics.Measure
+		s := reg.Tick()
+		t := Tick{T: time.Since(res.Started).Seconds(), Measured: measured, Snap: s}
+		res.Series = append(res.Series, t)
+		rep.add(t)
+	}
+	finish := func(interrupted bool) {
+		doTick() // drain what the old phase recorded
+		if reg.Phase() == metrics.Measure {
+			res.MeasureTo = time.Now()
+		}
+		reg.SetPhase(metrics.Done)
+		res.Interrupted = interrupted
+		doTick()
+		if cfg.OnPhase != nil {
+			cfg.OnPhase("done")
+		}
+	}
+loop:
+	for {
+		select {
+		case <-tick.C:
+			doTick()
+		case <-warmEnd:
+			doTick()
+			res.MeasureFrom = time.Now()
+			reg.SetPhase(metrics.Measure)
+			if cfg.OnPhase != nil {
+				cfg.OnPhase("measure")
+			}
+			if runEnd == nil && cfg.Duration > 0 {
+				runEnd = time.After(cfg.Duration)
+			}
+		case <-runEnd:
+			finish(false)
+			break loop
+		case <-maxOpsReached:
+			finish(false)
+			break loop
+		case <-ctx.Done():
+			finish(true)
+			break loop
+		}
+	}
+	stop()
+	waitTimeout(&wg, 10*time.Second)
+	res.Reconnects = reconnects.Load()
+	res.Cumulative = reg.Cumulative()
+	if res.MeasureTo.IsZero() {
+		res.MeasureTo = res.MeasureFrom
+	}
+	return res, nil
+}
+
+// openAll opens one connection per terminal, at most ConnectParallel at once.
+func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
+	par := cfg.ConnectParallel
+	if par <= 0 {
+		par = 64
+	}
+	conns := make([]target.Conn, cfg.Terminals)
+	errs := make([]error, cfg.Terminals)
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			conns[i], errs[i] = d.Connect(ctx)
+		}(i)
+	}
+	wg.Wait()
+	failed := 0
+	var first error
+	for _, e := range errs {
+		if e != nil {
+			if first == nil {
+				first = e
+			}
+			failed++
+		}
+	}
+	if failed > 0 {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if failed == len(conns) && len(conns) == 1 {
+			return nil, first
+		}
+		return nil, &StartError{Failed: failed, Total: len(conns), First: first}
+	}
+	return conns, nil
+}
+
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// sleepCtx sleeps for d or until ctx ends; it reports whether ctx is alive.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+var errStopped = errors.New("stopped")

@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// worker is one terminal's goroutine.
+type worker struct {
+	id, n        int
+	cfg          *Config
+	wl           workload.Workload
+	dialer       Dialer
+	term         workload.Terminal
+	conn         target.Conn
+	rec          *metrics.Recorder
+	reconnects   *atomic.Int64
+	pacer        *ratePacer
+	onMeasuredOp func()
+	measuring    func() bool
+}
+
+func (w *worker) loop(ctx context.Context) {
+	defer func() {
+		if w.term != nil {
+			w.term.Close()
+		}
+		if w.conn != nil {
+			w.conn.Close()
+		}
+	}()
+	waiter, _ := w.term.(workload.Waiter)
+	for ctx.Err() == nil {
+		op := w.term.Next()
+		var start time.Time
+		if w.pacer != nil {
+			intended := w.pacer.next()
+			if !sleepCtx(ctx, time.Until(intended)) {
+				return
+			}
+			start = intended // no coordinated omission: latency from intended start
+		} else {
+			if w.cfg.Wait && waiter != nil {
+				if !sleepCtx(ctx, waiter.Keying(op)) {
+					return
+				}
+			}
+			start = time.Now()
+		}
+		outcome, err := w.attempt(ctx, op)
+		if ctx.Err() != nil && err != nil {
+			return // interrupted mid-transaction: not a database error
+		}
+		lat := time.Since(start)
+		class := target.ClassNone
+		if err != nil {
+			class = target.Classify(err)
+			outcome = metrics.Failed
+		}
+		w.rec.Record(op, lat, outcome, class, w.term.Extras())
+		if w.onMeasuredOp != nil && err == nil && w.measuring() {
+			w.onMeasuredOp()
+		}
+		if class == target.ClassLostConnection {
+			if !w.reconnect(ctx) {
+				return
+			}
+			continue
+		}
+		if w.cfg.Wait && waiter != nil && w.pacer == nil {
+			if !sleepCtx(ctx, waiter.Think(op)) {
+				return
+			}
+		}
+	}
+}
+
+// attempt runs op, re-running it after retryable errors up to MaxRetries.
+func (w *worker) attempt(ctx context.Context, op int) (metrics.Outcome, error) {
+	for try := 0; ; try++ {
+		out, err := w.term.Exec(ctx, op)
+		if err == nil || try >= w.cfg.MaxRetries || ctx.Err() != nil {
+			return out, err
+		}
+		if !target.Classify(err).Retryable() {
+			return out, err
+		}
+		w.rec.AddRetry(op)
+	}
+}
+
+// reconnect replaces the session after a lost connection, backing off from
+// 100 ms to 5 s; it gives up only when ctx ends.
+func (w *worker) reconnect(ctx context.Context) bool {
+	w.term.Close()
+	w.conn.Close()
+	w.term, w.conn = nil, nil
+	backoff := 100 * time.Millisecond
+	for {
+		if !sleepCtx(ctx, backoff) {
+			return false
+		}
+		c, err := w.dialer.Connect(ctx)
+		if err == nil {
+			t, terr := w.wl.NewTerminal(ctx, w.id, w.n, c)
+			if terr == nil {
+				w.conn, w.term = c, t
+				w.reconnects.Add(1)
+				return true
+			}
+			c.Close()
+			err = terr
+		}
+		if errors.Is(err, context.Canceled) {
+			return false
+		}
+		if backoff < 5*time.Second {
+			backoff *= 2
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package target
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNoRows is returned by Row.Scan when the query produced no row, on every
+// driver (database/sql's and pgx's own sentinels are mapped to it).
+var ErrNoRows = errors.New("no rows in result set")
+
+// StatementMode selects how statements reach the server.
+type StatementMode string
+
+const (
+	// Prepared uses server-side prepared statements, prepared once per
+	// connection and reused (the default).
+	Prepared StatementMode = "prepared"
+	// Text sends plain SQL with client-side literal encoding, for proxies and
+	// poolers that mishandle prepared statements. Semantics are identical.
+	Text StatementMode = "text"
+)
+
+// Conn is one database session, owned by exactly one goroutine (a terminal or
+// a loader thread). It is not safe for concurrent use. SQL text given to
+// Prepare and Exec uses '?' placeholders on every driver; the PostgreSQL
+// implementation rewrites them to $n once, at prepare time.
+type Conn interface {
+	// Kind is the driver family of the session.
+	Kind() Kind
+	// Endpoint is the host:port (or file path) this session is connected to.
+	Endpoint() string
+	// Prepare readies a statement for repeated execution on this session.
+	Prepare(ctx context.Context, sql string) (Stmt, error)
+	// Exec runs a one-off statement (DDL, admin) and returns rows affected.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	// Query runs a one-off query.
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	// Begin starts a transaction; on SQLite with write=true it takes the
+	// write lock up front (BEGIN IMMEDIATE) so that writers queue on the busy
+	// timeout instead of failing on lock upgrade.
+	Begin(ctx context.Context, write bool) error
+	Commit(ctx context.Context) error
+	// Rollback aborts the open transaction; it is a no-op without one.
+	Rollback(ctx context.Context) error
+	// ServerVersion is the server's version string, as reported at connect.
+	ServerVersion() string
+	// Raw exposes the underlying driver handle (*sql.Conn or *pgx.Conn) for
+	// bulk paths (LOAD DATA, COPY). Hot paths must not need it.
+	Raw() any
+	Close() error
+}
+
+// Stmt is a statement prepared on one Conn.
+type Stmt interface {
+	Exec(ctx context.Context, args ...any) (int64, error)
+	Query(ctx context.Context, args ...any) (Rows, error)
+	// QueryRow runs the query and scans its first row into dest; it returns
+	// ErrNoRows when there is none. Remaining rows are discarded.
+	QueryRow(ctx context.Context, dest []any, args ...any) error
+}
+
+// Rows iterates a result set. Close must be called (it is idempotent).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}

@@ -1,0 +1,29 @@
+package target
+
+import "time"
+
+// Target is a parsed --target URL. Password is never printed: String() and
+// Redacted() omit it.
+//
+//	mysql://user[:password]@host:port[,host:port...]/db?params
+//	postgres://user[:password]@host:port[,host:port...]/db?params   (also postgresql://)
+//	sqlite:///path/to/file.db   (sqlite://relative/path.db is relative to the working dir)
+type Target struct {
+	Kind      Kind
+	User      string
+	Password  string
+	Endpoints []string          // host:port for servers; exactly one file path for SQLite
+	Database  string            // empty for SQLite
+	Params    map[string]string // query parameters passed through to the driver (TLS and others)
+}
+
+// Options shape every session a Connector opens.
+type Options struct {
+	// Isolation is "" (the documented per-database default) or one of
+	// read-uncommitted, read-committed, repeatable-read, serializable.
+	Isolation string
+	// StatementMode is Prepared (default) or Text.
+	StatementMode StatementMode
+	// ConnectTimeout bounds one connection attempt (default 10s).
+	ConnectTimeout time.Duration
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# db-setup.sh — install (from Debian packages, when missing) and start MariaDB
+# and PostgreSQL on 127.0.0.1 for benchpress's integration tests and benches.
+# Idempotent: safe to run again while the servers are up.
+#
+# Creates user bench/bench with full rights on databases bp and bp_test
+# (MariaDB) and bp, bp_test (PostgreSQL, owner bench).
+# Raises connection limits so 2048-terminal runs work.
+set -euo pipefail
+
+log() { printf '[db-setup] %s\n' "$*" >&2; }
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+# as USER CMD...: run a command as another system user.
+as() { local u=$1; shift; if [ -z "$SUDO" ]; then runuser -u "$u" -- "$@"; else sudo -u "$u" "$@"; fi; }
+
+apt_updated=0
+apt_install() {
+  if [ $apt_updated = 0 ]; then
+    log "apt-get update"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    apt_updated=1
+  fi
+  log "installing $*"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# ---------------------------------------------------------------- MariaDB
+if ! command -v mariadbd >/dev/null 2>&1 && ! [ -x /usr/sbin/mariadbd ]; then
+  apt_install mariadb-server mariadb-client
+fi
+
+cat > /tmp/benchpress-mariadb.cnf <<'CNF'
+[mysqld]
+bind-address = 127.0.0.1
+port = 3306
+max_connections = 4200
+local_infile = 1
+innodb_buffer_pool_size = 1G
+innodb_log_file_size = 512M
+innodb_flush_log_at_trx_commit = 2
+skip-name-resolve
+CNF
+$SUDO cp /tmp/benchpress-mariadb.cnf /etc/mysql/mariadb.conf.d/99-benchpress.cnf
+
+mariadb_up() { mariadb-admin --protocol=socket -uroot ping >/dev/null 2>&1; }
+if ! mariadb_up; then
+  log "starting MariaDB"
+  $SUDO mkdir -p /run/mysqld && $SUDO chown mysql:mysql /run/mysqld
+  if ! { $SUDO service mariadb start >/dev/null 2>&1 && mariadb_up; }; then
+    (cd / && as mysql nohup /usr/sbin/mariadbd >/tmp/mariadbd.log 2>&1 &) || true
+  fi
+  for _ in $(seq 1 60); do mariadb_up && break; sleep 1; done
+  mariadb_up || { log "MariaDB did not start"; tail -20 /tmp/mariadbd.log 2>/dev/null; exit 1; }
+fi
+$SUDO mariadb --protocol=socket -uroot <<'SQL'
+CREATE DATABASE IF NOT EXISTS bp;
+CREATE DATABASE IF NOT EXISTS bp_test;
+CREATE USER IF NOT EXISTS 'bench'@'127.0.0.1' IDENTIFIED BY 'bench';
+CREATE USER IF NOT EXISTS 'bench'@'localhost' IDENTIFIED BY 'bench';
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost';
+SET GLOBAL max_connections = 4200;
+SET GLOBAL local_infile = 1;
+FLUSH PRIVILEGES;
+SQL
+log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
+
+# ------------------------------------------------------------- PostgreSQL
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  apt_install postgresql postgresql-client
+fi
+PGVER=$(ls /usr/lib/postgresql | sort -n | tail -1)
+PGCONF=/etc/postgresql/$PGVER/main
+if [ ! -d "$PGCONF" ]; then
+  $SUDO pg_createcluster "$PGVER" main >/dev/null
+fi
+$SUDO mkdir -p "$PGCONF/conf.d"
+cat > /tmp/benchpress-pg.conf <<'CNF'
+listen_addresses = '127.0.0.1'
+port = 5432
+max_connections = 2300
+shared_buffers = 1GB
+synchronous_commit = off
+max_wal_size = 4GB
+CNF
+$SUDO cp /tmp/benchpress-pg.conf "$PGCONF/conf.d/99-benchpress.conf"
+grep -q "^include_dir = 'conf.d'" "$PGCONF/postgresql.conf" || \
+  echo "include_dir = 'conf.d'" | $SUDO tee -a "$PGCONF/postgresql.conf" >/dev/null
+pg_up() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
+if ! pg_up; then
+  log "starting PostgreSQL $PGVER"
+  $SUDO pg_ctlcluster "$PGVER" main start || $SUDO pg_ctlcluster "$PGVER" main restart
+  for _ in $(seq 1 60); do pg_up && break; sleep 1; done
+  pg_up || { log "PostgreSQL did not start"; exit 1; }
+fi
+as postgres psql -q -v ON_ERROR_STOP=1 <<'SQL' >/dev/null
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'bench') THEN
+    CREATE ROLE bench LOGIN SUPERUSER PASSWORD 'bench';
+  END IF;
+END $$;
+SQL
+for db in bp bp_test; do
+  as postgres psql -tAc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 || \
+    as postgres createdb -O bench "$db"
+done
+log "PostgreSQL ready: postgres://bench:bench@127.0.0.1:5432/bp"
