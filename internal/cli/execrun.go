@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"benchpress/internal/results"
+	"benchpress/internal/runner"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// runSpec is a fully validated run of one workload.
+type runSpec struct {
+	Name      string // workload name as saved: "tpcc", "sysbench/oltp_read_write", "ycsb/a"
+	Workload  workload.Workload
+	Connector *target.Connector
+	Runner    runner.Config
+	Config    map[string]any // resolved options for the JSON (no secrets)
+	// Live formats one live line; nil uses the generic formatter.
+	Live func(runner.Report) string
+	// Quiet suppresses live lines and phase messages (sweeps print their own).
+	Quiet bool
+}
+
+// executeRun runs spec and assembles the saved result. It returns the result
+// also when interrupted (Status "interrupted"); the error is then ErrInterrupted.
+func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, error) {
+	cfg := spec.Runner
+	live := spec.Live
+	if live == nil {
+		live = genericLiveLine
+	}
+	var acct *selfAccount
+	startAcct := func() { acct = startSelfAccount() }
+	if !spec.Quiet && cfg.ReportInterval > 0 {
+		cfg.OnReport = func(r runner.Report) { fmt.Fprintln(app.Err, live(r)) }
+	}
+	cfg.OnPhase = func(p string) {
+		switch p {
+		case "measure":
+			startAcct()
+			if !spec.Quiet {
+				fmt.Fprintf(app.Err, "warm-up done; measuring for %s\n", fmtDur(cfg.Duration))
+			}
+		}
+	}
+	if cfg.Warmup == 0 {
+		startAcct()
+	}
+	started := time.Now()
+	if !spec.Quiet {
+		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
+	}
+	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
+	if err != nil {
+		return nil, err
+	}
+	run := assemble(app, spec, res, started)
+	if acct != nil {
+		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
+	}
+	if ctx.Err() != nil || res.Interrupted {
+		run.Status = "interrupted"
+		return run, ErrInterrupted
+	}
+	return run, nil
+}
+
+// assemble turns the runner's measurement into the saved result format.
+func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *results.Run {
+	ops := spec.Workload.Ops()
+	cum := res.Cumulative
+	secs := res.MeasuredSeconds()
+	tgt := spec.Connector.Target()
+	run := &results.Run{
+		FormatVersion: results.FormatVersion,
+		Tool:          results.Tool{Name: "benchpress", Version: app.Version},
+		Workload:      spec.Name,
+		Target:        tgt.Redacted(),
+		TargetKind:    string(tgt.Kind),
+		ServerVersion: res.ServerVersion,
+		Config:        spec.Config,
+		Status:        "ok",
+		StartedAt:     started.UTC(),
+		EndedAt:       time.Now().UTC(),
+		WarmupS:       spec.Runner.Warmup.Seconds(),
+		Ops:           results.OpsFrom(cum, ops, secs),
+		ErrorsByClass: map[string]int64{},
+		Endpoints:     spec.Connector.EndpointCounts(),
+		Reconnects:    res.Reconnects,
+		Histograms:    results.EncodeHistograms(cum, ops),
+	}
+	var okN, errN, retries int64
+	for i := range ops {
+		c := cum.Counts[i]
+		okN += c.OK + c.Rollback
+		errN += c.Errors()
+		retries += c.Retries
+		for cl := target.Class(1); cl < target.NumClasses; cl++ {
+			if c.Errs[cl] > 0 {
+				run.ErrorsByClass[cl.String()] += c.Errs[cl]
+			}
+		}
+	}
+	s := &run.Summary
+	s.DurationS = secs
+	s.Transactions = okN
+	s.Errors = errN
+	s.Retries = retries
+	if secs > 0 {
+		s.TPS = float64(okN) / secs
+		s.TpmTotal = s.TPS * 60
+	}
+	if okN+errN > 0 {
+		s.SuccessRate = 100 * float64(okN) / float64(okN+errN)
+	}
+	if all := results.MergedOK(cum); all != nil {
+		l := results.LatencyOf(all)
+		s.AvgMS, s.P95MS, s.P99MS = l.Avg, l.P95, l.P99
+	}
+	run.Series = seriesOf(res, ops)
+	if sm, ok := spec.Workload.(workload.Summarizer); ok {
+		sm.Summarize(run, cum)
+	}
+	return run
+}
+
+// seriesOf converts the runner's one-second ticks into saved intervals.
+func seriesOf(res *runner.Result, ops []string) []results.Interval {
+	out := make([]results.Interval, 0, len(res.Series))
+	prev := 0.0
+	for _, t := range res.Series {
+		dt := t.T - prev
+		prev = t.T
+		if dt <= 0 {
+			continue
+		}
+		iv := results.Interval{T: round3(t.T), Phase: "warmup", Ops: map[string]results.IntervalOp{}}
+		if t.Measured {
+			iv.Phase = "measure"
+		}
+		var n int64
+		for i, name := range ops {
+			c := t.Snap.Counts[i]
+			cnt := c.OK + c.Rollback
+			n += cnt
+			iv.Errors += c.Errors()
+			if cnt == 0 && c.Errors() == 0 {
+				continue
+			}
+			l := results.LatencyOf(t.Snap.OKHist[i])
+			iv.Ops[name] = results.IntervalOp{Count: cnt, Errors: c.Errors(), AvgMS: round3(l.Avg), P95MS: l.P95, P99MS: l.P99}
+		}
+		iv.TPS = round3(float64(n) / dt)
+		out = append(out, iv)
+	}
+	return out
+}
+
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+
+// genericLiveLine prints elapsed, phase, TPS, p95/p99 and errors.
+func genericLiveLine(r runner.Report) string {
+	var n, e int64
+	for i := range r.OpNames {
+		c := r.Snap.Counts[i]
+		n += c.OK + c.Rollback
+		e += c.Errors()
+	}
+	l := results.LatencyOf(results.MergedOK(r.Snap))
+	tag := ""
+	if r.Phase == "warmup" {
+		tag = " (warm-up)"
+	}
+	return fmt.Sprintf("[%6s]%s tps %.1f  avg %.2f ms  p95 %.2f ms  p99 %.2f ms  errors %d",
+		fmtElapsed(r.Elapsed), tag, float64(n)/r.Seconds, l.Avg, l.P95, l.P99, e)
+}
+
+func fmtElapsed(d time.Duration) string { return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds())) }
+
+func fmtDur(d time.Duration) string {
+	if d == 0 {
+		return "until done"
+	}
+	return d.String()
+}
+
+// writeJSON saves run at path (if set) and says where.
+func writeJSON(app *App, path string, run *results.Run) error {
+	if path == "" {
+		return nil
+	}
+	if err := results.Write(path, run); err != nil {
+		return err
+	}
+	fmt.Fprintf(app.Err, "result written to %s\n", path)
+	return nil
+}
+

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// Exit codes scripts can rely on (documented in README.md "Exit codes").
+const (
+	ExitOK          = 0   // success
+	ExitFailure     = 1   // anything not listed below (internal, SQL error during prepare...)
+	ExitUsage       = 2   // bad flags, malformed target URL, unknown scheme, invalid numbers, bad plan
+	ExitUnreachable = 3   // host/port unreachable, connection refused or timed out
+	ExitAuth        = 4   // authentication failed (wrong user or password)
+	ExitNoDatabase  = 5   // the database named in the URL does not exist
+	ExitNotPrepared = 6   // tables/metadata missing: run prepare first
+	ExitMismatch    = 7   // data set does not match (warehouse count, table-name scheme, tables exist)
+	ExitCheckFailed = 8   // a consistency or response-time check failed
+	ExitTooMany     = 9   // the server refused connections: too many connections
+	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
+)
+
+// UsageError marks bad input given by the user (exit code 2).
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usagef returns a UsageError with a formatted message.
+func usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// ErrInterrupted is returned after a run stopped by a signal wrote its results.
+var ErrInterrupted = errors.New("interrupted")
+
+// ErrTablesExist is returned by prepare when data exists and --drop was not given.
+var ErrTablesExist = errors.New("tables already exist")
+
+// ExitCode maps an error returned by a command to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue *UsageError
+	var ce *target.ConnectError
+	switch {
+	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.As(err, &ce):
+		switch ce.Kind {
+		case target.ConnectUnreachable:
+			return ExitUnreachable
+		case target.ConnectAuth:
+			return ExitAuth
+		case target.ConnectNoDatabase:
+			return ExitNoDatabase
+		case target.ConnectTooMany:
+			return ExitTooMany
+		}
+		return ExitUnreachable
+	case errors.Is(err, workload.ErrNotPrepared):
+		return ExitNotPrepared
+	case errors.Is(err, workload.ErrScaleMismatch), errors.Is(err, workload.ErrSchemeMismatch), errors.Is(err, ErrTablesExist):
+		return ExitMismatch
+	case errors.Is(err, workload.ErrCheckFailed):
+		return ExitCheckFailed
+	}
+	return ExitFailure
+}

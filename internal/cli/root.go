@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// defaultTarget is the embedded default used when --target is not given.
+const defaultTarget = "sqlite://benchpress-data/benchpress.db"
+
+// NewRoot builds the command tree.
+func NewRoot(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "benchpress",
+		Short: "OLTP benchmarks (TPC-C, sysbench OLTP, YCSB) for MySQL, PostgreSQL and SQLite",
+		Long: `benchpress runs the standard OLTP benchmarks against MySQL-protocol
+(MySQL, MariaDB, TiDB, sharding proxies) and PostgreSQL-protocol databases, or an
+embedded SQLite database, measures them with HDR histograms, sweeps concurrency
+and writes the performance test report.
+
+Start with:
+  benchpress quickstart            # 1 warehouse of TPC-C on embedded SQLite, ~30 s`,
+		Example: `  benchpress tpcc prepare --target mysql://bench@10.0.0.5:3306/tpcc --warehouses 100 --threads 8
+  benchpress tpcc run --target mysql://bench@10.0.0.5:3306/tpcc --terminals 64 --warmup 30s --duration 5m --json r.json
+  benchpress tpcc check --target mysql://bench@10.0.0.5:3306/tpcc
+  benchpress sysbench run oltp_read_write --target postgres://bench@db:5432/sb --threads 8 --time 60
+  benchpress ycsb run a --target mysql://bench@db:3306/ycsb --threads 32 --time 60
+  benchpress sweep poc.yaml && benchpress report results/poc`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(app.Out)
+	root.SetErr(app.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(
+		newTPCCCmd(app),
+		newQuickstartCmd(app),
+		newVersionCmd(app),
+	)
+	for _, add := range extraCommands {
+		root.AddCommand(add(app))
+	}
+	// Unknown subcommands and bad args are usage errors too.
+	root.Args = cobra.NoArgs
+	return root
+}
+
+// extraCommands are registered by other files of this package (sysbench,
+// ycsb, sweep, report, compare) through init-time registration, so each
+// family stays in its own file.
+var extraCommands []func(*App) *cobra.Command
+
+// noArgsUsage rejects positional arguments with a usage error.
+func noArgsUsage(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}

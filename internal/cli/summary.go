@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// printSummary writes the end-of-run summary in the shape of the seed
+// reports: headline figures, then one row per transaction type.
+func printSummary(w io.Writer, r *results.Run) {
+	s := r.Summary
+	fmt.Fprintln(w)
+	title := fmt.Sprintf("benchpress %s — %s", r.Workload, r.Target)
+	if r.ServerVersion != "" {
+		title += " (" + r.ServerVersion + ")"
+	}
+	fmt.Fprintln(w, title)
+	conc := ""
+	if v, ok := r.Config["terminals"]; ok {
+		conc = fmt.Sprintf(", %v terminals", v)
+	} else if v, ok := r.Config["threads"]; ok {
+		conc = fmt.Sprintf(", %v threads", v)
+	}
+	status := ""
+	if r.Status != "ok" {
+		status = "  [" + strings.ToUpper(r.Status) + "]"
+	}
+	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s%s\n\n", s.DurationS, r.WarmupS, conc, status)
+
+	if r.Workload == "tpcc" {
+		fmt.Fprintf(w, "tpmC %s   tpmTOTAL %s   TPS %s   success %.2f %%\n", f1(s.TpmC), f1(s.TpmTotal), f1(s.TPS), s.SuccessRate)
+		fmt.Fprintf(w, "New-Order committed %s, rolled back %s (%.2f %%)", fi(s.NewOrderCommitted), fi(s.NewOrderRolledBack), s.NewOrderRollbackPct)
+		if s.Efficiency > 0 {
+			fmt.Fprintf(w, "   efficiency %.1f %% of 12.86 x W", s.Efficiency)
+		}
+		fmt.Fprintln(w)
+	} else {
+		line := fmt.Sprintf("TPS %s", f2(s.TPS))
+		if s.QPS > 0 {
+			line += fmt.Sprintf("   QPS %s", f2(s.QPS))
+		}
+		fmt.Fprintf(w, "%s   success %.2f %%\n", line, s.SuccessRate)
+	}
+	fmt.Fprintf(w, "errors %s   retries %s   reconnects %s", fi(s.Errors), fi(s.Retries), fi(r.Reconnects))
+	if len(r.ErrorsByClass) > 0 {
+		var parts []string
+		for _, k := range sortedKeys(r.ErrorsByClass) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, r.ErrorsByClass[k]))
+		}
+		fmt.Fprintf(w, "   (%s)", strings.Join(parts, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+
+	t := &table{head: []string{"operation", "count", "per min", "per sec", "avg ms", "p50", "p90", "p95", "p99", "p99.9", "max", "errors"}}
+	for _, o := range r.Ops {
+		if o.Count == 0 && o.Errors == 0 {
+			continue
+		}
+		l := o.Latency
+		t.add(o.Name, fi(o.Count), f1(o.PerMin), f1(o.PerSec), f2(l.Avg), f2(l.P50), f2(l.P90), f2(l.P95), f2(l.P99), f2(l.P999), f2(l.Max), fi(o.Errors))
+	}
+	t.write(w)
+
+	if len(r.Endpoints) > 1 {
+		fmt.Fprint(w, "\nconnections per endpoint:")
+		for _, k := range sortedKeys(r.Endpoints) {
+			fmt.Fprintf(w, "  %s %d", k, r.Endpoints[k])
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Checks) > 0 {
+		fmt.Fprintln(w)
+		printChecks(w, r.Checks)
+	}
+	if d := r.Driver; d != nil {
+		fmt.Fprintf(w, "\ndriver CPU %.2f s (user %.2f, sys %.2f), %.0f us per transaction", d.CPUUserS+d.CPUSysS, d.CPUUserS, d.CPUSysS, d.CPUPerTxnUS)
+		if d.CPUPerStmtUS > 0 {
+			fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
+		}
+		fmt.Fprintf(w, "; peak RSS %.0f MB; machine %.0f %% busy (%d cores)\n", d.PeakRSSMB, d.MachineBusyPct, d.Cores)
+		if d.DriverBound {
+			fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
+		}
+	}
+}
+
+// printChecks writes check results, one line each.
+func printChecks(w io.Writer, checks []results.Check) {
+	for _, c := range checks {
+		mark := "PASS"
+		if !c.Passed {
+			mark = "FAIL"
+		}
+		line := fmt.Sprintf("%s  %s", mark, c.Name)
+		if c.Detail != "" {
+			line += " — " + c.Detail
+		}
+		if c.TookS > 0 {
+			line += fmt.Sprintf(" (%.2fs)", c.TookS)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
