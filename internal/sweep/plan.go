@@ -1,0 +1,156 @@
+package sweep
+
+import (
+	"sort"
+	"time"
+)
+
+// DefaultLadder is the concurrency ladder of the seed reports, used when a
+// plan names none.
+var DefaultLadder = []int{1, 8, 16, 64, 128, 256, 512, 1000, 1024, 2048}
+
+// Built-in defaults applied when neither the plan's defaults nor a case set them.
+const (
+	DefaultWarmup   = 30 * time.Second
+	DefaultDuration = 2 * time.Minute
+)
+
+// Plan is a parsed, validated plan file: cases x concurrency ladder x targets.
+type Plan struct {
+	Name        string
+	Description string
+	// Targets by name. URLs keep ${ENV} references unexpanded; Resolve
+	// expands them.
+	Targets  map[string]TargetDef
+	Defaults Settings
+	Ladder   []int
+	Cases    []Case
+	Compare  []Comparison
+	// Warnings are non-fatal findings (e.g. an inline password).
+	Warnings []string
+}
+
+// TargetDef is one named target of a plan.
+type TargetDef struct {
+	Name string
+	// URL as written; may contain ${VAR} references.
+	URL string
+	// PasswordEnv names an environment variable holding the password.
+	PasswordEnv string
+}
+
+// Settings are the per-case knobs; a nil/zero field means "not set here".
+type Settings struct {
+	Workload       string
+	Warmup         *time.Duration
+	Duration       *time.Duration
+	Cooldown       *time.Duration
+	ReportInterval *time.Duration
+	Ladder         []int
+	// Options are workload options keyed by CLI flag name.
+	Options map[string]string
+	lines   map[string]int // key -> line, for problems found later
+}
+
+// line returns the line a key was set on (0 if unknown).
+func (s Settings) line(key string) int { return s.lines[key] }
+
+// Case is one test case: a target and overrides of the defaults.
+type Case struct {
+	ID          string
+	Description string
+	Target      string
+	Overrides   Settings
+}
+
+// Comparison is a named comparison between two cases: overhead is
+// (base - other) / base, speed-up other / base.
+type Comparison struct {
+	Name  string
+	Base  string
+	Other string
+}
+
+// ResolvedCase is a case with defaults and overrides merged.
+type ResolvedCase struct {
+	ID             string
+	Description    string
+	TargetName     string
+	Workload       string
+	Warmup         time.Duration
+	Duration       time.Duration
+	Cooldown       time.Duration
+	ReportInterval time.Duration
+	Ladder         []int
+	Options        map[string]string
+}
+
+// Resolve merges defaults and a case's overrides (case wins; options merge
+// key by key).
+func (p *Plan) Resolve(c Case) ResolvedCase {
+	d, o := p.Defaults, c.Overrides
+	rc := ResolvedCase{
+		ID: c.ID, Description: c.Description, TargetName: c.Target,
+		Workload:       first(o.Workload, d.Workload),
+		Warmup:         dur(o.Warmup, d.Warmup, DefaultWarmup),
+		Duration:       dur(o.Duration, d.Duration, DefaultDuration),
+		Cooldown:       dur(o.Cooldown, d.Cooldown, 0),
+		ReportInterval: dur(o.ReportInterval, d.ReportInterval, 0),
+		Options:        map[string]string{},
+	}
+	switch {
+	case o.Ladder != nil:
+		rc.Ladder = o.Ladder
+	case d.Ladder != nil:
+		rc.Ladder = d.Ladder
+	case p.Ladder != nil:
+		rc.Ladder = p.Ladder
+	default:
+		rc.Ladder = DefaultLadder
+	}
+	for k, v := range d.Options {
+		rc.Options[k] = v
+	}
+	for k, v := range o.Options {
+		rc.Options[k] = v
+	}
+	return rc
+}
+
+// ResolvedCases returns every case resolved, in plan order.
+func (p *Plan) ResolvedCases() []ResolvedCase {
+	out := make([]ResolvedCase, len(p.Cases))
+	for i, c := range p.Cases {
+		out[i] = p.Resolve(c)
+	}
+	return out
+}
+
+// TargetNames returns the target names, sorted.
+func (p *Plan) TargetNames() []string {
+	names := make([]string, 0, len(p.Targets))
+	for n := range p.Targets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func dur(a, b *time.Duration, def time.Duration) time.Duration {
+	if a != nil {
+		return *a
+	}
+	if b != nil {
+		return *b
+	}
+	return def
+}

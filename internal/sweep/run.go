@@ -1,0 +1,209 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"benchpress/internal/results"
+)
+
+// Options control Run.
+type Options struct {
+	// Resume skips steps whose result file exists with status "ok".
+	Resume bool
+	// Progress receives one line per step (nil = quiet).
+	Progress io.Writer
+	// Version is the benchpress version recorded in results and environment.json.
+	Version string
+	// Getenv resolves ${VAR} and password_env (nil = os.Getenv).
+	Getenv func(string) string
+}
+
+// Outcome counts what a sweep did.
+type Outcome struct {
+	Planned, Ran, Skipped, Failed int
+	Interrupted                   bool
+}
+
+// StepPath is where a step's result lives: DIR/<case>/<concurrency>.json.
+func StepPath(dir, caseID string, concurrency int) string {
+	return filepath.Join(dir, caseID, strconv.Itoa(concurrency)+".json")
+}
+
+// Run executes every step of p through steps, writing DIR/plan.yaml,
+// DIR/environment.json and DIR/<case>/<concurrency>.json as each step ends.
+// A failed step is recorded with status "failed" and the sweep goes on.
+// When ctx is cancelled, the interrupted step's result is kept if the runner
+// returned one, nothing further runs, and the error wraps ctx.Err().
+// Unset environment variables for targets fail the sweep before any step.
+func Run(ctx context.Context, p *Plan, outDir string, steps StepRunner, opts Options) (Outcome, error) {
+	cells := p.Matrix()
+	out := Outcome{Planned: len(cells)}
+	urls := map[string]string{}
+	var errs []error
+	for _, rc := range p.ResolvedCases() {
+		if _, done := urls[rc.TargetName]; done {
+			continue
+		}
+		u, err := ExpandURL(p.Targets[rc.TargetName], opts.Getenv)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		urls[rc.TargetName] = u
+	}
+	if err := errors.Join(errs...); err != nil {
+		return out, fmt.Errorf("sweep %s: %w", p.Name, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return out, fmt.Errorf("sweep %s: %w", p.Name, err)
+	}
+	if err := writePlan(outDir, p); err != nil {
+		return out, err
+	}
+	prober, _ := steps.(EnvProber)
+	env := newEnvironment(ctx, p, opts.Version, urls, prober)
+	if err := WriteEnvironment(outDir, env); err != nil {
+		return out, err
+	}
+	prog := progress{w: opts.Progress, total: len(cells)}
+	for i, cell := range cells {
+		path := StepPath(outDir, cell.Case.ID, cell.Concurrency)
+		if opts.Resume && finishedOK(path) {
+			out.Skipped++
+			prog.skip(i, cell)
+			continue
+		}
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		url := urls[cell.Case.TargetName]
+		run, status, err := runOne(ctx, steps, cell, url, opts.Version)
+		if run != nil {
+			if werr := results.Write(path, run); werr != nil {
+				return out, fmt.Errorf("sweep %s: step %s@%d: %w", p.Name, cell.Case.ID, cell.Concurrency, werr)
+			}
+			out.Ran++
+			noteServer(env.Targets[cell.Case.TargetName], run)
+		}
+		if status == "failed" {
+			out.Failed++
+		}
+		prog.done(i, cell, run, status, err, Estimate(cells[i+1:]))
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		if i < len(cells)-1 && cell.Case.Cooldown > 0 && !sleep(ctx, cell.Case.Cooldown) {
+			out.Interrupted = true
+			break
+		}
+	}
+	if err := WriteEnvironment(outDir, env); err != nil {
+		return out, err
+	}
+	if out.Interrupted {
+		return out, fmt.Errorf("sweep %s interrupted after %d of %d steps (results so far kept in %s): %w",
+			p.Name, out.Ran+out.Skipped, out.Planned, outDir, ctx.Err())
+	}
+	return out, nil
+}
+
+// runOne runs one step and returns the result to save (nil when there is
+// nothing to save) and its final status.
+func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version string) (*results.Run, string, error) {
+	started := time.Now()
+	run, err := steps.RunStep(ctx, stepFor(cell, url))
+	if err != nil {
+		err = scrubError(err, url)
+	}
+	if run == nil {
+		if ctx.Err() != nil {
+			return nil, "interrupted", err
+		}
+		if err == nil {
+			err = errors.New("step runner returned no result")
+		}
+		run = failedRun(cell, url, version, started, err)
+		return run, run.Status, err
+	}
+	if run.Config == nil {
+		run.Config = map[string]any{}
+	}
+	if _, ok := run.Config["concurrency"]; !ok {
+		run.Config["concurrency"] = cell.Concurrency
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		if run.Status == "" || run.Status == "ok" {
+			run.Status = "interrupted"
+		}
+	case err != nil:
+		run.Status = "failed"
+		run.Error = err.Error()
+	case run.Status == "":
+		run.Status = "ok"
+	}
+	return run, run.Status, err
+}
+
+// failedRun is the record of a step that produced no result.
+func failedRun(cell Cell, url, version string, started time.Time, err error) *results.Run {
+	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": fmtDur(cell.Case.Warmup), "duration": fmtDur(cell.Case.Duration)}
+	for k, v := range cell.Case.Options {
+		cfg[k] = v
+	}
+	kind := ""
+	if i := strings.Index(url, "://"); i > 0 {
+		kind = url[:i]
+	}
+	return &results.Run{
+		FormatVersion: results.FormatVersion,
+		Tool:          results.Tool{Name: "benchpress", Version: version},
+		Workload:      cell.Case.Workload, Target: Redact(url), TargetKind: kind,
+		Config: cfg, Status: "failed", Error: err.Error(),
+		StartedAt: started.UTC(), EndedAt: time.Now().UTC(),
+	}
+}
+
+// finishedOK reports whether path holds a readable result with status ok.
+func finishedOK(path string) bool {
+	r, err := results.Read(path)
+	return err == nil && r.Status == "ok"
+}
+
+// noteServer records the server version a step reported, if not yet known.
+func noteServer(te *TargetEnv, run *results.Run) {
+	if te != nil && te.ServerVersion == "" && run.ServerVersion != "" {
+		te.ServerVersion = run.ServerVersion
+	}
+}
+
+// scrubError replaces any occurrence of the target's password in err's text.
+func scrubError(err error, url string) error {
+	ui, _ := userinfo(url)
+	j := strings.IndexByte(ui, ':')
+	if j < 0 || j == len(ui)-1 || !strings.Contains(err.Error(), ui[j+1:]) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), ui[j+1:], "REDACTED"))
+}
+
+// sleep waits d or until ctx ends; false when ctx ended.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,92 @@
+package sweep
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// PlanFile is the name of the resolved plan in a sweep directory.
+const PlanFile = "plan.yaml"
+
+// MarshalResolved renders the plan with every case fully resolved (defaults
+// merged in) and every target URL redacted, so the file is safe to share and
+// parses back with ParsePlan.
+func (p *Plan) MarshalResolved() ([]byte, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(parent *yaml.Node, k string, v *yaml.Node) {
+		parent.Content = append(parent.Content, scalar(k), v)
+	}
+	add(m, "name", scalar(p.Name))
+	if p.Description != "" {
+		add(m, "description", scalar(p.Description))
+	}
+	targets := &yaml.Node{Kind: yaml.MappingNode}
+	for _, n := range p.TargetNames() {
+		add(targets, n, scalar(Redact(p.Targets[n].URL)))
+	}
+	add(m, "targets", targets)
+	cases := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, rc := range p.ResolvedCases() {
+		c := &yaml.Node{Kind: yaml.MappingNode}
+		add(c, "id", scalar(rc.ID))
+		if rc.Description != "" {
+			add(c, "description", scalar(rc.Description))
+		}
+		add(c, "target", scalar(rc.TargetName))
+		add(c, "workload", scalar(rc.Workload))
+		add(c, "warmup", scalar(fmtDur(rc.Warmup)))
+		add(c, "duration", scalar(fmtDur(rc.Duration)))
+		add(c, "cooldown", scalar(fmtDur(rc.Cooldown)))
+		if rc.ReportInterval > 0 {
+			add(c, "report_interval", scalar(fmtDur(rc.ReportInterval)))
+		}
+		ladder := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, n := range rc.Ladder {
+			ladder.Content = append(ladder.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(n)})
+		}
+		add(c, "ladder", ladder)
+		keys := make([]string, 0, len(rc.Options))
+		for k := range rc.Options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			add(c, k, scalar(rc.Options[k]))
+		}
+		cases.Content = append(cases.Content, c)
+	}
+	add(m, "cases", cases)
+	if len(p.Compare) > 0 {
+		cmp := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, c := range p.Compare {
+			o := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+			add(o, "name", scalar(c.Name))
+			add(o, "base", scalar(c.Base))
+			add(o, "other", scalar(c.Other))
+			cmp.Content = append(cmp.Content, o)
+		}
+		add(m, "compare", cmp)
+	}
+	return yaml.Marshal(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{m}})
+}
+
+func scalar(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+}
+
+// writePlan stores the resolved plan as DIR/plan.yaml.
+func writePlan(dir string, p *Plan) error {
+	b, err := p.MarshalResolved()
+	if err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, PlanFile), b, 0o644); err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	return nil
+}
