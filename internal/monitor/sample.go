@@ -1,0 +1,100 @@
+package monitor
+
+import (
+	"regexp"
+	"time"
+)
+
+// Counters is one reading of a host's cumulative counters, as a
+// counterSource returns it. Two consecutive readings make a [Sample].
+type Counters struct {
+	At            time.Time
+	CPU           CPUTimes // any unit, the same for every reading of one source
+	MemUsedBytes  uint64   // in use now (total minus available)
+	MemTotalBytes uint64
+	Net           map[string]IOBytes // per interface: In = received, Out = sent
+	Disk          map[string]IOBytes // per device: In = read, Out = written
+}
+
+// IOBytes is a pair of cumulative byte counters.
+type IOBytes struct {
+	In, Out uint64
+}
+
+// Sample is a host's figures over one sampling interval, ending at At.
+type Sample struct {
+	At            time.Time `json:"at"`
+	CPUPct        float64   `json:"cpu_pct"` // all cores, 100 = every core busy
+	MemUsedBytes  uint64    `json:"mem_used_bytes"`
+	MemTotalBytes uint64    `json:"mem_total_bytes"`
+	// Net holds receive/transmit bytes per second per interface. Loopback
+	// ("lo") is left out unless it is the only interface.
+	Net map[string]NetRate `json:"net,omitempty"`
+	// Disk holds read/write bytes per second per block device; partitions
+	// and RAM, loop, floppy and optical devices are left out.
+	Disk map[string]DiskRate `json:"disk,omitempty"`
+}
+
+// NetRate is one interface's throughput in bytes per second.
+type NetRate struct {
+	RxBps float64 `json:"rx_bps"`
+	TxBps float64 `json:"tx_bps"`
+}
+
+// DiskRate is one device's throughput in bytes per second.
+type DiskRate struct {
+	ReadBps  float64 `json:"read_bps"`
+	WriteBps float64 `json:"write_bps"`
+}
+
+// skipDisk matches device names that are not whole, real disks: partitions
+// (sda1, vdb2, xvda1, nvme0n1p1, mmcblk0p1) and RAM, zram, loop, floppy and
+// optical devices. It follows node_exporter's default device exclusion so
+// local and remote series list the same devices.
+var skipDisk = regexp.MustCompile(`^((z?ram|loop|fd|sr)\d+|((h|s|v|xv)d[a-z]+|nvme\d+n\d+p|mmcblk\d+p)\d+)$`)
+
+// rates turns two readings of the same source, a before b, into the sample
+// for the interval between them. Interfaces or devices missing from either
+// reading are left out; a counter that went backwards (reset or wrap) gives
+// a rate of zero.
+func rates(a, b Counters) Sample {
+	s := Sample{
+		At:            b.At,
+		CPUPct:        BusyPct(a.CPU, b.CPU),
+		MemUsedBytes:  b.MemUsedBytes,
+		MemTotalBytes: b.MemTotalBytes,
+	}
+	dt := b.At.Sub(a.At).Seconds()
+	if dt <= 0 {
+		return s
+	}
+	onlyLo := len(b.Net) == 1
+	for name, cur := range b.Net {
+		prev, ok := a.Net[name]
+		if !ok || (name == "lo" && !onlyLo) {
+			continue
+		}
+		if s.Net == nil {
+			s.Net = make(map[string]NetRate, len(b.Net))
+		}
+		s.Net[name] = NetRate{RxBps: perSec(prev.In, cur.In, dt), TxBps: perSec(prev.Out, cur.Out, dt)}
+	}
+	for name, cur := range b.Disk {
+		prev, ok := a.Disk[name]
+		if !ok || skipDisk.MatchString(name) {
+			continue
+		}
+		if s.Disk == nil {
+			s.Disk = make(map[string]DiskRate, len(b.Disk))
+		}
+		s.Disk[name] = DiskRate{ReadBps: perSec(prev.In, cur.In, dt), WriteBps: perSec(prev.Out, cur.Out, dt)}
+	}
+	return s
+}
+
+func perSec(a, b uint64, dt float64) float64 {
+	if b < a {
+		return 0
+	}
+	return float64(b-a) / dt
+}

@@ -1,0 +1,104 @@
+package monitor
+
+import (
+	"os"
+	"runtime"
+	"time"
+
+	"benchpress/internal/results"
+)
+
+// Self accounts for the driver process's own resource use over a
+// measurement window. Create it with [StartSelf] when the window opens and
+// call [Self.Stop] when it closes. A Self is not safe for concurrent use,
+// but Stop does not change it and may be called more than once.
+type Self struct {
+	start selfSnapshot
+}
+
+// selfSnapshot is one reading of the process and machine counters.
+type selfSnapshot struct {
+	wall      time.Time
+	userS     float64 // process user CPU seconds
+	sysS      float64 // process system CPU seconds
+	maxRSS    uint64  // process peak RSS in bytes (lifetime)
+	processOK bool
+	machine   CPUTimes // /proc/stat, jiffies
+	machineOK bool
+}
+
+// StartSelf takes the baseline: process user and system CPU time
+// (getrusage), machine CPU time over all cores (/proc/stat) and the wall
+// clock. It never fails; figures that cannot be read are reported as zero
+// by Stop.
+func StartSelf() *Self {
+	return &Self{start: takeSelfSnapshot()}
+}
+
+// Stop reads the counters again and returns the driver's figures over the
+// window since StartSelf; txns and stmts are the transactions and
+// statements completed in that window.
+//
+//   - CPUUserS, CPUSysS: process CPU seconds used in the window.
+//   - CPUPerTxnUS: (user+sys) microseconds per transaction (0 if txns <= 0);
+//     CPUPerStmtUS likewise per statement (0, hence omitted, if stmts <= 0).
+//   - PeakRSSMB: the larger of ru_maxrss and /proc/self/status VmHWM, in MiB.
+//     It is the process's peak since it started, not only in the window.
+//   - MachineBusyPct: busy share of all cores' time, 100 = every core busy.
+//   - DriverSharePct: driver CPU time / machine busy CPU time, in percent.
+//   - Cores: cores counted in /proc/stat, else runtime.NumCPU().
+//
+// DriverBound and DriverBoundNote are left empty; see [Assess].
+func (s *Self) Stop(txns, stmts int64) results.Driver {
+	end := takeSelfSnapshot()
+	return selfFigures(s.start, end, txns, stmts, runtime.NumCPU())
+}
+
+func takeSelfSnapshot() selfSnapshot {
+	var snap selfSnapshot
+	snap.userS, snap.sysS, snap.maxRSS, snap.processOK = processCPU()
+	if t, err := readProcStat(); err == nil {
+		snap.machine, snap.machineOK = t, true
+	}
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		if hwm, err := ParseVmHWM(string(b)); err == nil {
+			snap.maxRSS = max(snap.maxRSS, hwm)
+		}
+	}
+	snap.wall = time.Now()
+	return snap
+}
+
+// selfFigures computes the window's figures from two snapshots. numCPU is
+// the fallback core count when /proc/stat gave none.
+func selfFigures(a, b selfSnapshot, txns, stmts int64, numCPU int) results.Driver {
+	var d results.Driver
+	d.Cores = numCPU
+	if b.machineOK && b.machine.Cores > 0 {
+		d.Cores = b.machine.Cores
+	}
+	d.PeakRSSMB = float64(b.maxRSS) / (1 << 20)
+	if a.processOK && b.processOK {
+		d.CPUUserS = max(0, b.userS-a.userS)
+		d.CPUSysS = max(0, b.sysS-a.sysS)
+	}
+	cpuUS := (d.CPUUserS + d.CPUSysS) * 1e6
+	if txns > 0 {
+		d.CPUPerTxnUS = cpuUS / float64(txns)
+	}
+	if stmts > 0 {
+		d.CPUPerStmtUS = cpuUS / float64(stmts)
+	}
+	wallS := b.wall.Sub(a.wall).Seconds()
+	if !a.machineOK || !b.machineOK || wallS <= 0 {
+		return d
+	}
+	d.MachineBusyPct = BusyPct(a.machine, b.machine)
+	// Busy CPU seconds = busy share x core count x wall time. This avoids
+	// needing USER_HZ to turn jiffies into seconds.
+	busyS := d.MachineBusyPct / 100 * float64(d.Cores) * wallS
+	if busyS > 0 {
+		d.DriverSharePct = clamp((d.CPUUserS+d.CPUSysS)/busyS*100, 0, 100)
+	}
+	return d
+}

@@ -1,0 +1,83 @@
+package monitor
+
+import (
+	"math"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestSelfFigures(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	a := selfSnapshot{wall: t0, userS: 10, sysS: 2, processOK: true,
+		machine: CPUTimes{Busy: 1000, Idle: 1000, Cores: 4}, machineOK: true}
+	// 10 s on 4 cores at USER_HZ 100 = 4000 jiffies; half of them busy =
+	// 20 busy CPU seconds, of which the driver used 4 (3 user + 1 sys).
+	b := selfSnapshot{wall: t0.Add(10 * time.Second), userS: 13, sysS: 3, maxRSS: 64 << 20, processOK: true,
+		machine: CPUTimes{Busy: 3000, Idle: 3000, Cores: 4}, machineOK: true}
+	d := selfFigures(a, b, 2000, 8000, 99)
+	checks := []struct {
+		name      string
+		got, want float64
+	}{
+		{"CPUUserS", d.CPUUserS, 3},
+		{"CPUSysS", d.CPUSysS, 1},
+		{"CPUPerTxnUS", d.CPUPerTxnUS, 2000},
+		{"CPUPerStmtUS", d.CPUPerStmtUS, 500},
+		{"PeakRSSMB", d.PeakRSSMB, 64},
+		{"MachineBusyPct", d.MachineBusyPct, 50},
+		{"DriverSharePct", d.DriverSharePct, 20},
+		{"Cores", float64(d.Cores), 4},
+	}
+	for _, c := range checks {
+		if math.Abs(c.got-c.want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+
+	// No /proc: machine figures stay zero, the runtime's core count is used.
+	a.machineOK, b.machineOK = false, false
+	d = selfFigures(a, b, 0, 0, 6)
+	if d.Cores != 6 || d.MachineBusyPct != 0 || d.DriverSharePct != 0 || d.CPUPerTxnUS != 0 || d.CPUPerStmtUS != 0 {
+		t.Errorf("without /proc or counts: %+v", d)
+	}
+}
+
+// burn spins on the CPU for about dur.
+func burn(dur time.Duration) uint64 {
+	var x uint64 = 1
+	for end := time.Now().Add(dur); time.Now().Before(end); {
+		for range 10000 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	return x
+}
+
+var sink uint64
+
+func TestStartSelfStopSmoke(t *testing.T) {
+	s := StartSelf()
+	sink = burn(300 * time.Millisecond)
+	const txns, stmts = 1000, 4000
+	d := s.Stop(txns, stmts)
+	if d.CPUUserS <= 0 {
+		t.Fatalf("CPUUserS = %v after burning CPU, want > 0 (%+v)", d.CPUUserS, d)
+	}
+	cpuUS := (d.CPUUserS + d.CPUSysS) * 1e6
+	if math.Abs(d.CPUPerTxnUS-cpuUS/txns) > 1e-6 || math.Abs(d.CPUPerStmtUS-cpuUS/stmts) > 1e-6 {
+		t.Errorf("per-txn %v / per-stmt %v, want %v / %v", d.CPUPerTxnUS, d.CPUPerStmtUS, cpuUS/txns, cpuUS/stmts)
+	}
+	if d.Cores <= 0 || d.PeakRSSMB <= 0 {
+		t.Errorf("Cores %d, PeakRSSMB %v, want > 0", d.Cores, d.PeakRSSMB)
+	}
+	if runtime.GOOS == "linux" {
+		if d.MachineBusyPct <= 0 || d.MachineBusyPct > 100 || d.DriverSharePct <= 0 || d.DriverSharePct > 100 {
+			t.Errorf("MachineBusyPct %v, DriverSharePct %v, want in (0, 100]", d.MachineBusyPct, d.DriverSharePct)
+		}
+	}
+	// Stop leaves the baseline alone; a later call covers a longer window.
+	if d2 := s.Stop(0, 0); d2.CPUUserS < d.CPUUserS || d2.CPUPerTxnUS != 0 || d2.CPUPerStmtUS != 0 {
+		t.Errorf("second Stop = %+v", d2)
+	}
+}
