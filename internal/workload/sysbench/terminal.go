@@ -1,0 +1,204 @@
+package sysbench
+
+import (
+	"context"
+	"strings"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/randgen"
+	"benchpress/internal/target"
+)
+
+// terminal is one sysbench thread bound to one connection. It allocates
+// nothing per event except the c/pad strings it sends and the boxed ints.
+type terminal struct {
+	w      *Workload
+	conn   target.Conn
+	r      *randgen.Rand
+	stmts  [][numStmtKinds]target.Stmt // [table-1][kind]
+	extras []int64
+	inTx   bool
+	// pairInsert is set while the re-insert of a delete/insert pair runs: a
+	// duplicate key there is ignorable (sysbench's pgsql driver treats 23505
+	// like a deadlock and restarts the event, §2.7).
+	pairInsert bool
+	buf        []byte
+	a1         [1]any
+	a2         [2]any
+	a3         [3]any
+	a4         [4]any
+}
+
+// Next returns the only op.
+func (t *terminal) Next() int { return 0 }
+
+// Extras returns and keeps accumulating the query-class deltas; the runner
+// zeroes them after adding.
+func (t *terminal) Extras() []int64 { return t.extras }
+
+// Close is a no-op: statements die with the connection the runner closes.
+func (t *terminal) Close() {}
+
+// Exec runs one event. On error the open transaction is rolled back and the
+// error returned for the runner to classify and, for deadlocks, lock-wait
+// timeouts and serialization failures, retry (sysbench's ignore list, §2.7).
+// A duplicate key on the re-insert of a delete/insert pair restarts the event
+// here, counted in ignored_errors, like sysbench's pgsql driver.
+func (t *terminal) Exec(ctx context.Context, _ int) (metrics.Outcome, error) {
+	for restarts := 0; ; restarts++ {
+		err := t.event(ctx)
+		if err == nil {
+			return metrics.OK, nil
+		}
+		if t.inTx {
+			_ = t.conn.Rollback(ctx)
+			t.inTx = false
+		}
+		pair := t.pairInsert
+		t.pairInsert = false
+		if !pair || restarts >= maxRestarts || ctx.Err() != nil || target.Classify(err) != target.ClassConstraint {
+			return metrics.Failed, err
+		}
+		t.extras[exIgnored]++
+	}
+}
+
+// event runs the plan once (reference §2.5, tables and ids per §2.6).
+func (t *terminal) event(ctx context.Context) error {
+	o := &t.w.opts
+	for _, s := range t.w.plan {
+		var err error
+		switch s.kind {
+		case stBegin:
+			if err = t.conn.Begin(ctx, s.write); err == nil {
+				t.inTx = true
+				t.extras[exOthers]++
+			}
+		case stCommit:
+			t.inTx = false // a failed COMMIT leaves no transaction to roll back
+			if err = t.conn.Commit(ctx); err == nil {
+				t.extras[exOthers]++
+			}
+		case stPoint:
+			st := t.table()
+			for i := 0; i < s.n && err == nil; i++ {
+				t.a1[0] = t.id()
+				err = t.query(ctx, st[skPoint], t.a1[:])
+			}
+		case stSimple, stSum, stOrder, stDistinct:
+			st := t.table()[rangeStmt[s.kind]]
+			for i := 0; i < s.n && err == nil; i++ {
+				id := t.id()
+				t.a2[0], t.a2[1] = id, id+o.RangeSize-1
+				err = t.query(ctx, st, t.a2[:])
+			}
+		case stIndexUpdate:
+			st := t.table()
+			for i := 0; i < s.n && err == nil; i++ {
+				t.a1[0] = t.id()
+				err = t.exec(ctx, st[skIndexUpdate], t.a1[:])
+			}
+		case stNonIndexUpdate:
+			st := t.table()
+			for i := 0; i < s.n && err == nil; i++ {
+				t.a2[0] = t.str(cTemplate)
+				t.a2[1] = t.id()
+				err = t.exec(ctx, st[skNonIndexUpdate], t.a2[:])
+			}
+		case stDeleteInsert:
+			st := t.table()
+			for i := 0; i < s.n && err == nil; i++ {
+				id, k := t.id(), t.id()
+				t.a1[0] = id
+				if err = t.exec(ctx, st[skDelete], t.a1[:]); err != nil {
+					break
+				}
+				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = id, k, t.str(cTemplate), t.str(padTemplate)
+				t.pairInsert = true
+				err = t.exec(ctx, st[skInsert], t.a4[:])
+				if err == nil {
+					t.pairInsert = false
+				}
+			}
+		case stDelete:
+			st := t.table()
+			t.a1[0] = t.id()
+			err = t.exec(ctx, st[skDelete], t.a1[:])
+		case stInsert:
+			st := t.table()
+			k := t.id()
+			if o.AutoInc {
+				t.a3[0], t.a3[1], t.a3[2] = k, t.str(cTemplate), t.str(padTemplate)
+				err = t.exec(ctx, st[skInsertNew], t.a3[:])
+			} else {
+				// sysbench.rand.unique() − 2^31: unique per run over all terminals.
+				u := randgen.SBUnique(t.w.uniqueIdx.Add(1)-1, t.w.uniqueOffset)
+				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = int64(u)-1<<31, k, t.str(cTemplate), t.str(padTemplate)
+				err = t.exec(ctx, st[skInsert], t.a4[:])
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var rangeStmt = [...]stmtKind{stSimple: skSimple, stSum: skSum, stOrder: skOrder, stDistinct: skDistinct}
+
+// table draws the table of a statement group: sysbench.rand.uniform(1, tables).
+func (t *terminal) table() *[numStmtKinds]target.Stmt {
+	return &t.stmts[randgen.SBUniform(t.r, 1, t.w.opts.Tables)-1]
+}
+
+// id is sysbench.rand.default(1, table_size).
+func (t *terminal) id() int { return t.w.dist.Default(t.r, 1, t.w.opts.TableSize) }
+
+func (t *terminal) str(template string) string {
+	t.buf = t.r.AppendSBString(t.buf[:0], template)
+	return string(t.buf)
+}
+
+// query runs a SELECT and drains its rows; it counts as a read (§2.8).
+func (t *terminal) query(ctx context.Context, st target.Stmt, args []any) error {
+	rows, err := st.Query(ctx, args...)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	err = rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		t.extras[exReads]++
+	}
+	return err
+}
+
+// exec runs a write; it counts as a write when it affected rows, else as
+// other (§2.8).
+func (t *terminal) exec(ctx context.Context, st target.Stmt, args []any) error {
+	n, err := st.Exec(ctx, args...)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		t.extras[exWrites]++
+	} else {
+		t.extras[exOthers]++
+	}
+	return nil
+}
+
+// isMissingTable recognises "table does not exist" on the three drivers
+// (MySQL 1146, PostgreSQL 42P01, SQLite "no such table").
+func isMissingTable(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "1146") || strings.Contains(s, "42P01") ||
+		strings.Contains(s, "no such table") || strings.Contains(s, "doesn't exist")
+}
