@@ -1,0 +1,216 @@
+package tpcc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/randgen"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// Terminal is one emulated TPC-C user (§1.7): a fixed home warehouse, a
+// fixed Stock-Level district, its own random source and deck, and its own
+// prepared statements on one session. It is used by one goroutine and shares
+// nothing mutable with other terminals.
+type Terminal struct {
+	w    *Workload
+	conn target.Conn
+	kind target.Kind
+	r    *randgen.Rand
+	deck *deck
+
+	wID, dID int // home warehouse; Stock-Level district (clause 2.8.1.1)
+	nw       int // warehouses in use
+
+	// fresh is set by Next: the following Exec draws new inputs. A retry
+	// (Exec without Next) re-runs the same inputs.
+	fresh bool
+
+	ex    []int64 // counter deltas, indexed like ExtraNames
+	stmts []target.Stmt
+
+	no neworder
+	pa payment
+	os orderStatus
+	dl delivery
+	sl stockLevel
+
+	buf []byte // scratch for text fields (C_LAST, C_DATA)
+}
+
+var _ workload.Terminal = (*Terminal)(nil)
+var _ workload.Waiter = (*Terminal)(nil)
+
+func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn target.Conn) (*Terminal, error) {
+	r := randgen.New(w.cfg.Seed, stream)
+	t := &Terminal{
+		w: w, conn: conn, kind: conn.Kind(), r: r, nw: w.w,
+		deck: newDeck(w.deck, r),
+		ex:   make([]int64, numExtras),
+		buf:  make([]byte, 0, 512),
+	}
+	t.wID, t.dID = Bind(id, w.w)
+	p := &preparer{ctx: ctx, t: t}
+	t.no.prepare(p)
+	t.pa.prepare(p)
+	t.os.prepare(p)
+	t.dl.prepare(p)
+	t.sl.prepare(p)
+	if p.err != nil {
+		t.Close()
+		return nil, p.err
+	}
+	return t, nil
+}
+
+// preparer prepares statements with the table names substituted, keeping
+// the first error.
+type preparer struct {
+	ctx context.Context
+	t   *Terminal
+	err error
+}
+
+// stmt prepares sql after replacing the {table} placeholders with the
+// scheme's names and {fu} with the kind's FOR UPDATE suffix.
+func (p *preparer) stmt(sql string) target.Stmt {
+	if p.err != nil {
+		return nil
+	}
+	n := p.t.w.cfg.Names
+	sql = strings.NewReplacer(
+		"{warehouse}", n.Warehouse, "{district}", n.District, "{customer}", n.Customer,
+		"{history}", n.History, "{new_order}", n.NewOrder, "{orders}", n.Orders,
+		"{order_line}", n.OrderLine, "{item}", n.Item, "{stock}", n.Stock,
+		"{fu}", p.t.kind.ForUpdate(),
+	).Replace(sql)
+	s, err := p.t.conn.Prepare(p.ctx, sql)
+	if err != nil {
+		p.err = fmt.Errorf("prepare %q: %w", sql, err)
+		return nil
+	}
+	p.t.stmts = append(p.t.stmts, s)
+	return s
+}
+
+// Next deals the next card of the terminal's deck (clause 5.2.4.2).
+func (t *Terminal) Next() int {
+	t.fresh = true
+	return t.deck.deal()
+}
+
+// Exec runs one attempt of op as one database transaction (Delivery: one
+// transaction for all ten districts, see delivery.go). Inputs are drawn on
+// the first attempt after Next and reused by retries.
+func (t *Terminal) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	fresh := t.fresh
+	t.fresh = false
+	switch op {
+	case OpNewOrder:
+		return t.newOrder(ctx, fresh)
+	case OpPayment:
+		return t.payment(ctx, fresh)
+	case OpOrderStatus:
+		return t.orderStatus(ctx, fresh)
+	case OpDelivery:
+		return t.delivery(ctx, fresh)
+	case OpStockLevel:
+		return t.stockLevel(ctx, fresh)
+	}
+	return metrics.Failed, fmt.Errorf("tpcc: unknown op %d", op)
+}
+
+// Extras returns the counter deltas since the runner last zeroed them.
+func (t *Terminal) Extras() []int64 { return t.ex }
+
+// Close releases the prepared statements (when the driver's Stmt has Close).
+func (t *Terminal) Close() {
+	for _, s := range t.stmts {
+		if c, ok := s.(interface{ Close() error }); ok {
+			_ = c.Close()
+		}
+	}
+	t.stmts = nil
+}
+
+// Home returns the terminal's home warehouse and Stock-Level district.
+func (t *Terminal) Home() (wID, dID int) { return t.wID, t.dID }
+
+// --- round-trip helpers: each counts one statement --------------------------
+
+func (t *Terminal) begin(ctx context.Context, write bool) error {
+	t.ex[exStatements]++
+	return t.conn.Begin(ctx, write)
+}
+
+func (t *Terminal) commit(ctx context.Context) error {
+	t.ex[exStatements]++
+	return t.conn.Commit(ctx)
+}
+
+// rollback aborts the open transaction even when ctx is already cancelled.
+func (t *Terminal) rollback(ctx context.Context) error {
+	t.ex[exStatements]++
+	return t.conn.Rollback(context.WithoutCancel(ctx))
+}
+
+func (t *Terminal) exec(ctx context.Context, s target.Stmt, args ...any) (int64, error) {
+	t.ex[exStatements]++
+	return s.Exec(ctx, args...)
+}
+
+func (t *Terminal) row(ctx context.Context, s target.Stmt, dest []any, args ...any) error {
+	t.ex[exStatements]++
+	return s.QueryRow(ctx, dest, args...)
+}
+
+func (t *Terminal) query(ctx context.Context, s target.Stmt, args ...any) (target.Rows, error) {
+	t.ex[exStatements]++
+	return s.Query(ctx, args...)
+}
+
+// fail rolls back and returns the error wrapped with the transaction and step.
+func (t *Terminal) fail(ctx context.Context, txn, step string, err error) (metrics.Outcome, error) {
+	_ = t.rollback(ctx)
+	return metrics.Failed, txnErr(txn, step, err)
+}
+
+// wrap adds the transaction and step to err (error path only).
+func txnErr(txn, step string, err error) error { return fmt.Errorf("%s: %s: %w", txn, step, err) }
+
+// errNoCustomer is returned when a last-name lookup finds nobody (the data
+// set is not a TPC-C population).
+var errNoCustomer = errors.New("no customer with that last name")
+
+// otherWarehouse returns a uniformly random warehouse ≠ home (requires nw > 1).
+func (t *Terminal) otherWarehouse() int {
+	x := t.r.Range(1, t.nw-1)
+	if x >= t.wID {
+		x++
+	}
+	return x
+}
+
+// customerKey draws the customer selection shared by Payment and
+// Order-Status (clauses 2.5.1.2, 2.6.1.2): 60 % by last name
+// (NURand(255,0,999) with C-run), else by NURand(1023,1,3000) with C_ID's C.
+func (t *Terminal) customerKey() (byName bool, last int, cID int) {
+	if t.r.Range(1, 100) <= 60 {
+		return true, t.r.NURand(255, 0, 999, t.w.cRun), 0
+	}
+	return false, 0, t.r.NURand(1023, 1, CustomersPerDistrict, t.w.meta.CID)
+}
+
+// middleIndex is the 0-based row of the customer to pick among n rows sorted
+// by c_first (clause 2.5.2.2): position ⌈n/2⌉, i.e. (n+1)/2 − 1.
+func middleIndex(n int) int { return (n+1)/2 - 1 }
+
+// discard drops a column value (display-only fields such as timestamps) on
+// every driver without allocating.
+type discard struct{}
+
+func (*discard) Scan(any) error { return nil }
