@@ -1,0 +1,155 @@
+package tpcc
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"benchpress/internal/load"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// testTargets returns SQLite (temp file), MariaDB and PostgreSQL targets,
+// skipping servers that are not reachable. The server databases are
+// dedicated to this package's tests (bp_tpcc_load).
+func testTargets(t *testing.T) map[string]*target.Connector {
+	t.Helper()
+	urls := map[string]string{
+		"sqlite":   "sqlite://" + filepath.Join(t.TempDir(), "tpcc.db"),
+		"mariadb":  "mysql://bench:bench@127.0.0.1:3306/bp_tpcc_load",
+		"postgres": "postgres://bench:bench@127.0.0.1:5432/bp_tpcc_load",
+	}
+	out := map[string]*target.Connector{}
+	for name, u := range urls {
+		tg, err := target.Parse(u)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c, err := target.NewConnector(tg, target.Options{ConnectTimeout: 3 * time.Second})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		conn, err := c.Connect(context.Background())
+		if err != nil {
+			t.Logf("%s unavailable, skipped: %v", name, err)
+			continue
+		}
+		conn.Close()
+		out[name] = c
+	}
+	return out
+}
+
+var wantRows1W = map[string]int64{
+	"warehouse": 1, "district": 10, "customer": 30000, "history": 30000, "orders": 30000,
+	"new_order": 9000, "item": 100000, "stock": 100000,
+}
+
+func TestPrepareCheckIntegration(t *testing.T) {
+	for name, c := range testTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			n, _ := NamesFor("standard")
+			conn, err := c.Connect(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if err := Cleanup(ctx, conn, n); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadMeta(ctx, conn, n); !errors.Is(err, workload.ErrNotPrepared) {
+				t.Fatalf("ReadMeta on empty db: got %v, want ErrNotPrepared", err)
+			}
+			cfg := PrepareConfig{Warehouses: 1, Threads: 8, Seed: 42, Names: n,
+				Progress: func(p load.Progress) {
+					if p.Done {
+						t.Logf("progress: %d/%d rows, %d/%d units", p.Rows, p.EstRows, p.UnitsDone, p.Units)
+					}
+				}}
+			st, err := Prepare(ctx, c, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: loaded %d rows in %v (load %v, indexes %v, %d threads)", name, st.Rows,
+				st.Total.Round(time.Millisecond), st.Load.Round(time.Millisecond), st.Indexes.Round(time.Millisecond), st.Threads)
+
+			for tab, want := range wantRows1W {
+				var got int64
+				if err := queryInt(ctx, conn, "SELECT COUNT(*) FROM "+tab, &got); err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("%s: %d rows, want %d", tab, got, want)
+				}
+			}
+			var ol, sumCnt int64
+			_ = queryInt(ctx, conn, "SELECT COUNT(*) FROM order_line", &ol)
+			_ = queryInt(ctx, conn, "SELECT SUM(o_ol_cnt) FROM orders", &sumCnt)
+			if ol != sumCnt || ol < 150000 || ol > 450000 {
+				t.Errorf("order_line: %d rows, sum(o_ol_cnt) = %d", ol, sumCnt)
+			}
+
+			t0 := time.Now()
+			checks, err := Check(ctx, conn, n, true)
+			if err != nil {
+				t.Errorf("check: %v", err)
+			}
+			t.Logf("check --all: %v", time.Since(t0).Round(time.Millisecond))
+			seen := map[string]bool{}
+			for _, ch := range checks {
+				seen[strings.SplitN(ch.Name, ":", 2)[0]] = true
+				if !ch.Passed {
+					t.Errorf("condition %s failed: %s", ch.Name, ch.Detail)
+				}
+			}
+			if len(checks) != 12 || !seen["11"] {
+				t.Errorf("got %d checks (%v), want all 12 incl. 11", len(checks), seen)
+			}
+
+			m, err := ReadMeta(ctx, conn, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m != st.Meta {
+				t.Errorf("ReadMeta = %+v, want %+v", m, st.Meta)
+			}
+			if err := m.Validate(1, "standard"); err != nil {
+				t.Error(err)
+			}
+			if err := m.Validate(8, "standard"); !errors.Is(err, workload.ErrScaleMismatch) {
+				t.Errorf("Validate(8): %v", err)
+			}
+			if err := m.Validate(1, "bmsql"); !errors.Is(err, workload.ErrSchemeMismatch) {
+				t.Errorf("Validate(bmsql): %v", err)
+			}
+			if _, err := Prepare(ctx, c, cfg); !errors.Is(err, ErrTablesExist) {
+				t.Errorf("Prepare without Drop: %v, want ErrTablesExist", err)
+			}
+			if err := Cleanup(ctx, conn, n); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadMeta(ctx, conn, n); !errors.Is(err, workload.ErrNotPrepared) {
+				t.Errorf("ReadMeta after cleanup: %v", err)
+			}
+		})
+	}
+}
+
+func queryInt(ctx context.Context, conn target.Conn, q string, dst *int64) error {
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if rows.Next() {
+		if err := rows.Scan(dst); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

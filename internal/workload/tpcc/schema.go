@@ -1,0 +1,177 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"benchpress/internal/target"
+)
+
+// SchemaVersion is recorded in the metadata table; bump it when the DDL or
+// the data generation changes incompatibly.
+const SchemaVersion = 1
+
+// columnTypes are the SQL types of reference §1.2 in a portable spelling:
+// N(p,s) is DECIMAL(p,s) everywhere (NUMERIC affinity on SQLite), and the
+// placeholder TS becomes DATETIME on MySQL (a MySQL TIMESTAMP column may be
+// given an implicit ON UPDATE CURRENT_TIMESTAMP) and TIMESTAMP elsewhere.
+var columnTypes = map[tableID][]string{
+	tWarehouse: {"int NOT NULL", "varchar(10)", "varchar(20)", "varchar(20)", "varchar(20)", "char(2)", "char(9)",
+		"decimal(4,4)", "decimal(12,2)"},
+	tDistrict: {"int NOT NULL", "int NOT NULL", "varchar(10)", "varchar(20)", "varchar(20)", "varchar(20)", "char(2)",
+		"char(9)", "decimal(4,4)", "decimal(12,2)", "int"},
+	tCustomer: {"int NOT NULL", "int NOT NULL", "int NOT NULL", "varchar(16)", "char(2)", "varchar(16)", "varchar(20)",
+		"varchar(20)", "varchar(20)", "char(2)", "char(9)", "char(16)", "TS", "char(2)", "decimal(12,2)",
+		"decimal(4,4)", "decimal(12,2)", "decimal(12,2)", "int", "int", "varchar(500)"},
+	tHistory: {"int", "int", "int", "int", "int", "TS", "decimal(6,2)", "varchar(24)"},
+	tOrders: {"int NOT NULL", "int NOT NULL", "int NOT NULL", "int", "TS", "int NULL", "int",
+		"int"},
+	tNewOrder: {"int NOT NULL", "int NOT NULL", "int NOT NULL"},
+	tOrderLine: {"int NOT NULL", "int NOT NULL", "int NOT NULL", "int NOT NULL", "int", "int", "TS NULL", "int",
+		"decimal(6,2)", "char(24)"},
+	tItem: {"int NOT NULL", "int", "varchar(24)", "decimal(5,2)", "varchar(50)"},
+	tStock: {"int NOT NULL", "int NOT NULL", "int", "char(24)", "char(24)", "char(24)", "char(24)", "char(24)",
+		"char(24)", "char(24)", "char(24)", "char(24)", "char(24)", "int", "int", "int", "varchar(50)"},
+}
+
+// primaryKeys per table (clause 1.3); HISTORY has none in the spec and gets
+// none here (InnoDB adds a hidden row id).
+var primaryKeys = map[tableID]string{
+	tWarehouse: "w_id",
+	tDistrict:  "d_w_id, d_id",
+	tCustomer:  "c_w_id, c_d_id, c_id",
+	tNewOrder:  "no_w_id, no_d_id, no_o_id",
+	tOrders:    "o_w_id, o_d_id, o_id",
+	tOrderLine: "ol_w_id, ol_d_id, ol_o_id, ol_number",
+	tItem:      "i_id",
+	tStock:     "s_w_id, s_i_id",
+}
+
+// createOrder is the table creation order (and, reversed, the drop order, so
+// that referencing tables go first when foreign keys exist).
+var createOrder = []tableID{tItem, tWarehouse, tStock, tDistrict, tCustomer, tHistory, tOrders, tNewOrder, tOrderLine}
+
+// CreateTableSQL returns the CREATE TABLE statement of table t for kind.
+func createTableSQL(k target.Kind, n Names, t tableID) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "CREATE TABLE %s (\n", t.physical(n))
+	for i, c := range columns[t] {
+		typ := columnTypes[t][i]
+		if strings.HasPrefix(typ, "TS") {
+			ts := "timestamp"
+			if k == target.MySQL {
+				ts = "datetime"
+			}
+			typ = ts + strings.TrimPrefix(typ, "TS")
+		}
+		if i > 0 {
+			sb.WriteString(",\n")
+		}
+		fmt.Fprintf(&sb, "  %s %s", c, typ)
+	}
+	if pk, ok := primaryKeys[t]; ok {
+		fmt.Fprintf(&sb, ",\n  PRIMARY KEY (%s)", pk)
+	}
+	sb.WriteString("\n)")
+	if k == target.MySQL {
+		sb.WriteString(" ENGINE=InnoDB")
+	}
+	return sb.String()
+}
+
+// metaTableSQL creates the key/value metadata table.
+func metaTableSQL(k target.Kind, n Names) string {
+	s := "CREATE TABLE " + n.Meta + " (meta_key varchar(128) NOT NULL PRIMARY KEY, meta_value varchar(255))"
+	if k == target.MySQL {
+		s += " ENGINE=InnoDB"
+	}
+	return s
+}
+
+// indexSQL returns the two secondary indexes of reference §1.4: customer by
+// last name (Payment / Order-Status by name) and a customer's latest order
+// (Order-Status). They are created after the load.
+func indexSQL(n Names) []string {
+	return []string{
+		fmt.Sprintf("CREATE INDEX %s_idx_name ON %s (c_w_id, c_d_id, c_last, c_first)", n.Customer, n.Customer),
+		fmt.Sprintf("CREATE INDEX %s_idx_cust ON %s (o_w_id, o_d_id, o_c_id, o_id)", n.Orders, n.Orders),
+	}
+}
+
+// foreignKeySQL returns the optional foreign keys of reference §1.4, added
+// after the load (not supported by ALTER TABLE on SQLite).
+func foreignKeySQL(n Names) []string {
+	fk := func(tab, name, cols, ref, refCols string) string {
+		return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s_%s FOREIGN KEY (%s) REFERENCES %s (%s)",
+			tab, tab, name, cols, ref, refCols)
+	}
+	return []string{
+		fk(n.District, "fk_w", "d_w_id", n.Warehouse, "w_id"),
+		fk(n.Customer, "fk_d", "c_w_id, c_d_id", n.District, "d_w_id, d_id"),
+		fk(n.History, "fk_c", "h_c_w_id, h_c_d_id, h_c_id", n.Customer, "c_w_id, c_d_id, c_id"),
+		fk(n.History, "fk_d", "h_w_id, h_d_id", n.District, "d_w_id, d_id"),
+		fk(n.NewOrder, "fk_o", "no_w_id, no_d_id, no_o_id", n.Orders, "o_w_id, o_d_id, o_id"),
+		fk(n.Orders, "fk_c", "o_w_id, o_d_id, o_c_id", n.Customer, "c_w_id, c_d_id, c_id"),
+		fk(n.OrderLine, "fk_o", "ol_w_id, ol_d_id, ol_o_id", n.Orders, "o_w_id, o_d_id, o_id"),
+		fk(n.OrderLine, "fk_s", "ol_supply_w_id, ol_i_id", n.Stock, "s_w_id, s_i_id"),
+		fk(n.Stock, "fk_w", "s_w_id", n.Warehouse, "w_id"),
+		fk(n.Stock, "fk_i", "s_i_id", n.Item, "i_id"),
+	}
+}
+
+// listTables returns the lower-cased names of the tables in the session's
+// current database/schema.
+func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) {
+	var q string
+	switch conn.Kind() {
+	case target.MySQL:
+		q = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+	case target.Postgres:
+		q = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+	default:
+		q = "SELECT name FROM sqlite_master WHERE type = 'table'"
+	}
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("list tables: %w", err)
+		}
+		out[strings.ToLower(s)] = true
+	}
+	return out, rows.Err()
+}
+
+// allTables returns the data tables and the metadata table of n.
+func allTables(n Names) []string { return append(n.Tables(), n.Meta) }
+
+// dropTables drops the scheme's tables that exist, referencing tables first.
+func dropTables(ctx context.Context, conn target.Conn, n Names) error {
+	have, err := listTables(ctx, conn)
+	if err != nil {
+		return err
+	}
+	names := []string{n.Meta}
+	for i := len(createOrder) - 1; i >= 0; i-- {
+		names = append(names, createOrder[i].physical(n))
+	}
+	for _, t := range names {
+		if !have[strings.ToLower(t)] {
+			continue
+		}
+		q := "DROP TABLE " + t
+		if conn.Kind() == target.Postgres {
+			q += " CASCADE"
+		}
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return fmt.Errorf("drop table %s: %w", t, err)
+		}
+	}
+	return nil
+}
