@@ -1,0 +1,169 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Build turns a dataset into a document with its charts.
+func Build(ds *Dataset) (*Doc, error) {
+	d := &Doc{Title: ds.Title}
+	if ds.Description != "" {
+		d.p(ds.Description)
+	}
+	summarySection(d, ds)
+	envSection(d, ds)
+	if err := chartSection(d, ds); err != nil {
+		return nil, err
+	}
+	comparisonSection(d, ds)
+	for _, c := range ds.Cases {
+		if err := caseSection(d, c); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// summarySection: one row per case with its peak and saturation point.
+func summarySection(d *Doc, ds *Dataset) {
+	d.h(2, "Summary")
+	t := Table{Header: []string{"Case", "Workload", "Target", "Steps", "Peak at", "Peak throughput", "p95 at peak ms", "Saturation at", "Failed steps", "Warnings"}, Align: "lllrrrrrrl"}
+	for _, c := range ds.Cases {
+		peakAt, peakV, p95, sat := "-", "-", "-", "not reached"
+		if p := c.Peak(); p != nil {
+			peakAt = fmt.Sprint(p.Concurrency)
+			peakV = f2(Throughput(p.Run)) + " " + MetricName(c.Kind())
+			p95 = f2(p.Run.Summary.P95MS)
+		}
+		if s := c.Saturation(); s != nil {
+			sat = fmt.Sprint(s.Concurrency)
+		}
+		failed, bound := 0, 0
+		for _, s := range c.Steps {
+			if s.Run.Status == "failed" {
+				failed++
+			}
+			if s.Run.Driver != nil && s.Run.Driver.DriverBound {
+				bound++
+			}
+		}
+		warn := ""
+		if bound > 0 {
+			warn = fmt.Sprintf("driver-bound in %d step(s)", bound)
+		}
+		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, fmt.Sprint(len(c.Steps)), peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
+	}
+	d.table(t)
+	d.p(fmt.Sprintf("Peak is the step with the highest throughput. Saturation is the first step after which more concurrency adds less than %.0f%% throughput.", SaturationGain*100))
+}
+
+// envSection: client host, benchpress version and the targets.
+func envSection(d *Doc, ds *Dataset) {
+	env := ds.Env
+	if env == nil {
+		return
+	}
+	d.h(2, "Test environment")
+	h := env.Client
+	rows := [][]string{
+		{"benchpress", env.Benchpress + " (" + env.GoVersion + ")"},
+		{"Client host", h.Hostname},
+		{"OS", strings.TrimSpace(h.OS + " " + h.Platform)},
+		{"Kernel", h.Kernel},
+		{"Architecture", h.Arch},
+		{"CPU", h.CPUModel},
+		{"Logical CPUs / cores", fmt.Sprintf("%d / %d", h.CPUs, h.CPUCores)},
+	}
+	if h.MemTotalBytes > 0 {
+		rows = append(rows, []string{"Memory", gib(h.MemTotalBytes)})
+	}
+	d.table(Table{Header: []string{"Item", "Value"}, Rows: rows})
+	names := make([]string, 0, len(env.Targets))
+	for n := range env.Targets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	tt := Table{Header: []string{"Target", "URL", "Server version", "Settings"}}
+	for _, n := range names {
+		te := env.Targets[n]
+		keys := make([]string, 0, len(te.Settings))
+		for k := range te.Settings {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var set []string
+		for _, k := range keys {
+			set = append(set, k+"="+te.Settings[k])
+		}
+		if te.ProbeError != "" {
+			set = append(set, "probe failed: "+firstLine(te.ProbeError))
+		}
+		tt.Rows = append(tt.Rows, []string{n, te.URL, te.ServerVersion, strings.Join(set, ", ")})
+	}
+	d.table(tt)
+}
+
+// chartSection: throughput and latency vs concurrency per workload kind.
+func chartSection(d *Doc, ds *Dataset) error {
+	kinds, by := groups(ds.Cases)
+	d.h(2, "Charts")
+	for _, k := range kinds {
+		th, err := throughputChart(k, by[k])
+		if err != nil {
+			return err
+		}
+		lat, err := latencyChart(k, by[k])
+		if err != nil {
+			return err
+		}
+		d.add(th, lat)
+	}
+	return nil
+}
+
+// caseSection: the step table, the TPC-C mix at peak, checks and warnings,
+// and the throughput timeline.
+func caseSection(d *Doc, c *Case) error {
+	d.h(2, "Case "+c.ID)
+	if c.Description != "" {
+		d.p(c.Description)
+	}
+	d.p(fmt.Sprintf("Workload `%s` against `%s`.", c.Workload, c.Target))
+	d.table(caseTable(c))
+	for _, s := range c.Steps {
+		if s.Run.Status == "failed" {
+			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, firstLine(s.Run.Error)))
+		}
+		if s.Run.Driver != nil && s.Run.Driver.DriverBound {
+			note := s.Run.Driver.DriverBoundNote
+			if note == "" {
+				note = fmt.Sprintf("the load machine was %.0f%% busy", s.Run.Driver.MachineBusyPct)
+			}
+			d.note(true, fmt.Sprintf("Step %d may be driver-bound (the load generator, not the database, may limit throughput): %s", s.Concurrency, note))
+		}
+	}
+	if ec := errorClasses(c); len(ec) > 0 {
+		d.p("Errors by class over all steps: " + strings.Join(ec, ", ") + ".")
+	}
+	if p := c.Peak(); p != nil && c.Kind() == KindTPCC && len(p.Run.Ops) > 0 {
+		d.h(3, fmt.Sprintf("Transaction mix at peak (concurrency %d)", p.Concurrency))
+		d.table(opsTable(p.Run))
+	}
+	if t, failed := checksTable(c); len(t.Rows) > 0 {
+		d.h(3, "Consistency and response-time checks")
+		d.table(t)
+		if failed > 0 {
+			d.note(true, fmt.Sprintf("%d check(s) failed.", failed))
+		}
+	}
+	ch, ok, err := timelineChart(c)
+	if err != nil {
+		return err
+	}
+	if ok {
+		d.add(ch)
+	}
+	return nil
+}

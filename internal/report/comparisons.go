@@ -1,0 +1,160 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+)
+
+// groups splits cases by workload kind, keeping order.
+func groups(cases []*Case) (kinds []Kind, by map[Kind][]*Case) {
+	by = map[Kind][]*Case{}
+	for _, c := range cases {
+		k := c.Kind()
+		if by[k] == nil {
+			kinds = append(kinds, k)
+		}
+		by[k] = append(by[k], c)
+	}
+	return kinds, by
+}
+
+// concurrencies is the sorted union of the cases' step concurrencies.
+func concurrencies(cases []*Case) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, c := range cases {
+		for _, s := range c.Steps {
+			if !seen[s.Concurrency] {
+				seen[s.Concurrency] = true
+				out = append(out, s.Concurrency)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// sideBySide compares every case at each concurrency with the first case:
+// value columns, then the difference of each other case in percent.
+func sideBySide(cases []*Case, label string, val func(*Step) float64) Table {
+	t := Table{Header: []string{"Concurrency"}, Align: "r"}
+	for _, c := range cases {
+		t.Header = append(t.Header, c.ID+" "+label)
+		t.Align += "r"
+	}
+	for _, c := range cases[1:] {
+		t.Header = append(t.Header, c.ID+" vs "+cases[0].ID)
+		t.Align += "r"
+	}
+	for _, n := range concurrencies(cases) {
+		row := []string{fmt.Sprint(n)}
+		vals := make([]*float64, len(cases))
+		for i, c := range cases {
+			s := c.StepAt(n)
+			if s == nil || !s.ok() {
+				row = append(row, "-")
+				continue
+			}
+			v := val(s)
+			vals[i] = &v
+			row = append(row, f2(v))
+		}
+		for i := range cases[1:] {
+			if vals[0] == nil || vals[i+1] == nil {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, signedPct(Diff(*vals[0], *vals[i+1])))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// named is one plan comparison at every common concurrency: overhead =
+// (base - other) / base, speed-up = other / base, plus p95/p99 changes.
+func named(base, other *Case) (Table, []string) {
+	m := MetricName(base.Kind())
+	t := Table{Header: []string{"Concurrency", base.ID + " " + m, other.ID + " " + m, "Overhead", "Speed-up",
+		base.ID + " p95 ms", other.ID + " p95 ms", "p95 change", base.ID + " p99 ms", other.ID + " p99 ms", "p99 change"}, Align: "rrrrrrrrrrr"}
+	var sum float64
+	var n int
+	for _, c := range concurrencies([]*Case{base, other}) {
+		bs, os := base.StepAt(c), other.StepAt(c)
+		if bs == nil || os == nil || !bs.ok() || !os.ok() {
+			continue
+		}
+		bv, ov := Throughput(bs.Run), Throughput(os.Run)
+		b, o := bs.Run.Summary, os.Run.Summary
+		speed := "-"
+		if bv > 0 {
+			speed = ratio(ov / bv)
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(c), f2(bv), f2(ov), pct(Overhead(bv, ov)), speed,
+			f2(b.P95MS), f2(o.P95MS), signedPct(Diff(b.P95MS, o.P95MS)), f2(b.P99MS), f2(o.P99MS), signedPct(Diff(b.P99MS, o.P99MS))})
+		sum += Overhead(bv, ov)
+		n++
+	}
+	var lines []string
+	bp, op := base.Peak(), other.Peak()
+	if bp != nil && op != nil {
+		bv, ov := Throughput(bp.Run), Throughput(op.Run)
+		lines = append(lines, fmt.Sprintf("Peak %s: %s %s at %d vs %s %s at %d: overhead **%s**, speed-up %s.",
+			m, base.ID, f2(bv), bp.Concurrency, other.ID, f2(ov), op.Concurrency, pct(Overhead(bv, ov)), ratio(safeDiv(ov, bv))))
+	}
+	if n > 0 {
+		lines = append(lines, fmt.Sprintf("Mean overhead over %d common steps: %s.", n, pct(sum/float64(n))))
+	}
+	return t, lines
+}
+
+func safeDiv(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// comparisonSection adds the side-by-side tables and the plan's comparisons.
+func comparisonSection(d *Doc, ds *Dataset) {
+	kinds, by := groups(ds.Cases)
+	var multi []Kind
+	for _, k := range kinds {
+		if len(by[k]) > 1 {
+			multi = append(multi, k)
+		}
+	}
+	if len(multi) == 0 && len(ds.Compare) == 0 {
+		return
+	}
+	d.h(2, "Comparisons")
+	for _, k := range multi {
+		cs := by[k]
+		m := MetricName(k)
+		d.h(3, fmt.Sprintf("%s side by side (%s)", m, kindTitle(k)))
+		d.p(fmt.Sprintf("Each case at every concurrency; the last columns give the difference to %s in percent.", cs[0].ID))
+		d.table(sideBySide(cs, m, func(s *Step) float64 { return Throughput(s.Run) }))
+		d.h(4, "p95 latency (ms) side by side")
+		d.table(sideBySide(cs, "p95", func(s *Step) float64 { return s.Run.Summary.P95MS }))
+	}
+	ids := map[string]*Case{}
+	for _, c := range ds.Cases {
+		ids[c.ID] = c
+	}
+	for _, cmp := range ds.Compare {
+		base, other := ids[cmp.Base], ids[cmp.Other]
+		if base == nil || other == nil {
+			continue
+		}
+		d.h(3, "Comparison: "+cmp.Name)
+		d.p(fmt.Sprintf("Base **%s**, other **%s**. Overhead = (base − other) / base; speed-up = other / base.", cmp.Base, cmp.Other))
+		if base.Kind() != other.Kind() {
+			d.note(true, fmt.Sprintf("%s runs %s and %s runs %s: their throughput figures are not the same metric.", base.ID, base.Workload, other.ID, other.Workload))
+		}
+		t, lines := named(base, other)
+		d.table(t)
+		if len(lines) > 0 {
+			d.add(List{Items: lines})
+		}
+	}
+}

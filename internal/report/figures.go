@@ -1,0 +1,101 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/plot/plotter"
+)
+
+// ladderOf is the sorted union of concurrencies, as ints for ticks.
+func ladderOf(cases []*Case) []int { return concurrencies(cases) }
+
+// throughputChart: throughput vs concurrency, every case of one kind.
+func throughputChart(k Kind, cases []*Case) (Chart, error) {
+	var ss []series
+	for i, c := range cases {
+		s := series{Name: c.ID, Color: i, Points: true}
+		for _, st := range c.Steps {
+			if st.ok() {
+				s.XY = append(s.XY, plotter.XY{X: float64(st.Concurrency), Y: Throughput(st.Run)})
+			}
+		}
+		ss = append(ss, s)
+	}
+	m := MetricName(k)
+	title := fmt.Sprintf("%s vs concurrency (%s)", m, kindTitle(k))
+	svg, err := lineChart(title, "concurrency", m, ss, ladderOf(cases), [2]float64{})
+	return Chart{Name: "throughput-" + string(k), Title: title, SVG: svg}, err
+}
+
+// latencyChart: p95 (solid) and p99 (dashed) vs concurrency, every case.
+func latencyChart(k Kind, cases []*Case) (Chart, error) {
+	var ss []series
+	for i, c := range cases {
+		p95 := series{Name: c.ID + " p95", Color: i, Points: true}
+		p99 := series{Name: c.ID + " p99", Color: i, Dashed: true, Points: true}
+		for _, st := range c.Steps {
+			if st.ok() {
+				x := float64(st.Concurrency)
+				p95.XY = append(p95.XY, plotter.XY{X: x, Y: st.Run.Summary.P95MS})
+				p99.XY = append(p99.XY, plotter.XY{X: x, Y: st.Run.Summary.P99MS})
+			}
+		}
+		ss = append(ss, p95, p99)
+	}
+	title := fmt.Sprintf("p95 / p99 latency vs concurrency (%s)", kindTitle(k))
+	svg, err := lineChart(title, "concurrency", "latency (ms)", ss, ladderOf(cases), [2]float64{})
+	return Chart{Name: "latency-" + string(k), Title: title, SVG: svg}, err
+}
+
+// timelineChart: throughput per interval of every step of a case, warm-up shaded.
+func timelineChart(c *Case) (Chart, bool, error) {
+	var ss []series
+	warmEnd := 0.0
+	tpcc := c.Kind() == KindTPCC
+	for i, st := range c.Steps {
+		if len(st.Run.Series) == 0 {
+			continue
+		}
+		s := series{Name: fmt.Sprintf("c=%d", st.Concurrency), Color: i}
+		for _, iv := range st.Run.Series {
+			y := iv.TPS
+			if tpcc {
+				y = iv.TpmC
+			}
+			s.XY = append(s.XY, plotter.XY{X: iv.T, Y: y})
+			if iv.Phase == "warmup" && iv.T > warmEnd {
+				warmEnd = iv.T
+			}
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) == 0 {
+		return Chart{}, false, nil
+	}
+	m := MetricName(c.Kind())
+	title := fmt.Sprintf("%s over time per step, case %s", m, c.ID)
+	svg, err := lineChart(title, "seconds since step start", m, ss, nil, [2]float64{0, warmEnd})
+	return Chart{Name: "timeline-" + safeName(c.ID), Title: title, SVG: svg}, true, err
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func kindTitle(k Kind) string {
+	switch k {
+	case KindTPCC:
+		return "TPC-C"
+	case KindSysbench:
+		return "sysbench"
+	case KindYCSB:
+		return "YCSB"
+	}
+	return "other"
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// Kind is a workload family; it decides table shapes and the headline metric.
+type Kind string
+
+const (
+	KindTPCC     Kind = "tpcc"
+	KindSysbench Kind = "sysbench"
+	KindYCSB     Kind = "ycsb"
+	KindOther    Kind = "other"
+)
+
+// KindOf maps a workload name ("sysbench/oltp_read_write") to its family.
+func KindOf(workload string) Kind {
+	switch {
+	case workload == "tpcc":
+		return KindTPCC
+	case strings.HasPrefix(workload, "sysbench"):
+		return KindSysbench
+	case strings.HasPrefix(workload, "ycsb"):
+		return KindYCSB
+	}
+	return KindOther
+}
+
+// MetricName is the headline throughput metric of a kind.
+func MetricName(k Kind) string {
+	switch k {
+	case KindTPCC:
+		return "tpmC"
+	case KindYCSB:
+		return "ops/s"
+	}
+	return "TPS"
+}
+
+// Throughput is the headline figure of a run: tpmC for TPC-C, else TPS
+// (ops/s for YCSB).
+func Throughput(r *results.Run) float64 {
+	if KindOf(r.Workload) == KindTPCC {
+		return r.Summary.TpmC
+	}
+	return r.Summary.TPS
+}
+
+// ok reports whether a step has usable figures.
+func (s *Step) ok() bool {
+	return s.Run.Status == "ok" || s.Run.Status == "interrupted" && s.Run.Summary.DurationS > 0
+}
+
+// Kind is the case's workload family.
+func (c *Case) Kind() Kind { return KindOf(c.Workload) }
+
+// Peak returns the usable step with the highest throughput (nil if none).
+func (c *Case) Peak() *Step {
+	var best *Step
+	for _, s := range c.Steps {
+		if s.ok() && (best == nil || Throughput(s.Run) > Throughput(best.Run)) {
+			best = s
+		}
+	}
+	return best
+}
+
+// SaturationGain is the throughput gain below which more concurrency is
+// considered not to help.
+const SaturationGain = 0.05
+
+// Saturation returns the first usable step after which the next step adds
+// less than 5 % throughput (nil when every step still gains, or with fewer
+// than two usable steps).
+func (c *Case) Saturation() *Step {
+	var prev *Step
+	for _, s := range c.Steps {
+		if !s.ok() {
+			continue
+		}
+		if prev != nil && Throughput(s.Run) < Throughput(prev.Run)*(1+SaturationGain) {
+			return prev
+		}
+		prev = s
+	}
+	return nil
+}
+
+// StepAt returns the step at concurrency n (nil if absent).
+func (c *Case) StepAt(n int) *Step {
+	for _, s := range c.Steps {
+		if s.Concurrency == n {
+			return s
+		}
+	}
+	return nil
+}
+
+// Overhead is (base - other) / base in percent: how much slower other is.
+func Overhead(base, other float64) float64 {
+	if base == 0 {
+		return 0
+	}
+	return (base - other) / base * 100
+}
+
+// Diff is (other - base) / base in percent.
+func Diff(base, other float64) float64 { return -Overhead(base, other) }

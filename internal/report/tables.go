@@ -1,0 +1,165 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// stepNotes marks a step: failed, interrupted, driver-bound, peak, saturation.
+func stepNotes(c *Case, s *Step) string {
+	var n []string
+	switch s.Run.Status {
+	case "failed":
+		return "FAILED: " + firstLine(s.Run.Error)
+	case "interrupted":
+		n = append(n, "interrupted")
+	}
+	if s.Run.Driver != nil && s.Run.Driver.DriverBound {
+		n = append(n, "driver-bound")
+	}
+	if s == c.Peak() {
+		n = append(n, "peak")
+	}
+	if s == c.Saturation() {
+		n = append(n, "saturation")
+	}
+	return strings.Join(n, ", ")
+}
+
+// failedRow fills a row of width cols for a failed step.
+func failedRow(first string, cols int, note string) []string {
+	row := []string{first}
+	for len(row) < cols-1 {
+		row = append(row, "-")
+	}
+	return append(row, note)
+}
+
+// caseTable is the per-step table in the seed reports' shape for c's kind.
+func caseTable(c *Case) Table {
+	switch c.Kind() {
+	case KindTPCC:
+		return tpccTable(c)
+	case KindYCSB:
+		return ycsbTable(c)
+	}
+	return sysbenchTable(c)
+}
+
+func tpccTable(c *Case) Table {
+	t := Table{Header: []string{"Concurrency", "tpmC (NewOrders)", "tpmTOTAL", "TPS", "Success rate", "Avg ms", "p95 ms", "p99 ms", "Errors", "Notes"}, Align: "rrrrrrrrrl"}
+	for _, s := range c.Steps {
+		note := stepNotes(c, s)
+		if !s.ok() {
+			t.Rows = append(t.Rows, failedRow(fmt.Sprint(s.Concurrency), len(t.Header), note))
+			continue
+		}
+		m := s.Run.Summary
+		t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), f2(m.TpmC), f2(m.TpmTotal), f2(m.TPS), pct(m.SuccessRate),
+			f2(m.AvgMS), f2(m.P95MS), f2(m.P99MS), fmt.Sprint(m.Errors), note})
+	}
+	return t
+}
+
+// minMax is the lowest min and highest max latency over all ops of a run.
+func minMax(r *results.Run) (lo, hi float64) {
+	lo = math.Inf(1)
+	for _, o := range r.Ops {
+		if o.Count == 0 {
+			continue
+		}
+		lo = math.Min(lo, o.Latency.Min)
+		hi = math.Max(hi, o.Latency.Max)
+	}
+	if math.IsInf(lo, 1) {
+		lo = 0
+	}
+	return lo, hi
+}
+
+func sysbenchTable(c *Case) Table {
+	t := Table{Header: []string{"Threads", "TPS", "QPS", "Min ms", "Avg ms", "p95 ms", "Max ms", "Errors/s", "Notes"}, Align: "rrrrrrrrl"}
+	for _, s := range c.Steps {
+		note := stepNotes(c, s)
+		if !s.ok() {
+			t.Rows = append(t.Rows, failedRow(fmt.Sprint(s.Concurrency), len(t.Header), note))
+			continue
+		}
+		m := s.Run.Summary
+		lo, hi := minMax(s.Run)
+		eps := 0.0
+		if m.DurationS > 0 {
+			eps = float64(m.Errors) / m.DurationS
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), f2(m.TPS), f2(m.QPS), f2(lo), f2(m.AvgMS), f2(m.P95MS), f2(hi), f2(eps), note})
+	}
+	return t
+}
+
+// ycsbTable has one row per operation type and step; latency in microseconds.
+func ycsbTable(c *Case) Table {
+	t := Table{Header: []string{"Type", "Threads", "Ops", "Ops/s", "Min us", "Avg us", "p99 us", "p99.9 us", "p99.99 us", "Max us", "Errors", "Notes"}, Align: "lrrrrrrrrrrl"}
+	for _, s := range c.Steps {
+		note := stepNotes(c, s)
+		if !s.ok() {
+			t.Rows = append(t.Rows, append([]string{"-"}, failedRow(fmt.Sprint(s.Concurrency), len(t.Header)-1, note)...))
+			continue
+		}
+		for _, o := range s.Run.Ops {
+			l := o.Latency
+			t.Rows = append(t.Rows, []string{o.Name, fmt.Sprint(s.Concurrency), fmt.Sprint(o.Count), f2(o.PerSec),
+				us(l.Min), us(l.Avg), us(l.P99), us(l.P999), us(l.P9999), us(l.Max), fmt.Sprint(o.Errors), note})
+		}
+	}
+	return t
+}
+
+// opsTable lists every transaction type of one step (the TPC-C mix).
+func opsTable(r *results.Run) Table {
+	t := Table{Header: []string{"Transaction", "Count", "Per minute", "Rollbacks", "Errors", "Avg ms", "p90 ms", "p95 ms", "p99 ms", "Max ms"}, Align: "lrrrrrrrrr"}
+	for _, o := range r.Ops {
+		l := o.Latency
+		t.Rows = append(t.Rows, []string{o.Name, fmt.Sprint(o.Count), f2(o.PerMin), fmt.Sprint(o.Rollbacks), fmt.Sprint(o.Errors),
+			f2(l.Avg), f2(l.P90), f2(l.P95), f2(l.P99), f2(l.Max)})
+	}
+	return t
+}
+
+// checksTable lists the consistency and response-time checks of every step.
+func checksTable(c *Case) (Table, int) {
+	t := Table{Header: []string{"Concurrency", "Check", "Result", "Detail"}, Align: "rlll"}
+	failed := 0
+	for _, s := range c.Steps {
+		for _, ch := range s.Run.Checks {
+			res := "PASS"
+			if !ch.Passed {
+				res = "**FAIL**"
+				failed++
+			}
+			t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), ch.Name, res, ch.Detail})
+		}
+	}
+	return t, failed
+}
+
+// errorClasses sums the error classes of a case's steps, sorted by name.
+func errorClasses(c *Case) []string {
+	sum := map[string]int64{}
+	for _, s := range c.Steps {
+		for k, v := range s.Run.ErrorsByClass {
+			sum[k] += v
+		}
+	}
+	var out []string
+	for k, v := range sum {
+		if v > 0 {
+			out = append(out, fmt.Sprintf("%s: %d", k, v))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
