@@ -1,0 +1,69 @@
+package ycsb
+
+import (
+	"benchpress/internal/metrics"
+	"benchpress/internal/results"
+)
+
+// Summarize adds YCSB's report figures (§3.7) to r.Extra:
+// "return_codes" {READ: {OK: n, NOT_FOUND: n, ERROR: n}, ...} (inner reads
+// and updates of READ-MODIFY-WRITE counted under READ and UPDATE, as the
+// Java client's DB wrapper does) and "ycsb" {runtime_ms, operations,
+// throughput_ops_sec, scan_records}. Operations counts every attempt,
+// failed ones included, as YCSB's Throughput(ops/sec) does.
+func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
+	if cum == nil || len(cum.Extra) < numExtras {
+		return
+	}
+	codes := map[string]map[string]int64{}
+	for op := 0; op < numOps; op++ {
+		for rc := 0; rc < numRC; rc++ {
+			if n := cum.Extra[op*numRC+rc]; n > 0 {
+				if codes[opJavaNames[op]] == nil {
+					codes[opJavaNames[op]] = map[string]int64{}
+				}
+				codes[opJavaNames[op]][rcNames[rc]] = n
+			}
+		}
+	}
+	var ops int64
+	for i := range cum.Counts {
+		c := &cum.Counts[i]
+		ops += c.OK + c.Rollback + c.Errors()
+	}
+	secs := r.Summary.DurationS
+	var tput float64
+	if secs > 0 {
+		tput = float64(ops) / secs
+	}
+	if r.Extra == nil {
+		r.Extra = map[string]any{}
+	}
+	r.Extra["return_codes"] = codes
+	r.Extra["ycsb"] = map[string]any{
+		"runtime_ms":          secs * 1000,
+		"operations":          ops,
+		"throughput_ops_sec":  tput,
+		"scan_records":        cum.Extra[exScanRecords],
+		"requestdistribution": w.cfg.RequestDistribution,
+		"insertorder":         map[bool]string{true: "ordered", false: "hashed"}[w.cfg.Ordered],
+	}
+}
+
+// Statements counts statement round trips: one per op, two per
+// read-modify-write.
+func (w *Workload) Statements(cum *metrics.Snapshot) int64 {
+	if cum == nil {
+		return 0
+	}
+	var n int64
+	for i := range cum.Counts {
+		c := &cum.Counts[i]
+		k := c.OK + c.Rollback + c.Errors()
+		if i == OpReadModifyWrite {
+			k *= 2
+		}
+		n += k
+	}
+	return n
+}
