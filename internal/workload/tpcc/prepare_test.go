@@ -3,43 +3,29 @@ package tpcc
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"benchpress/internal/load"
 	"benchpress/internal/target"
+	"benchpress/internal/testdb"
 	"benchpress/internal/workload"
 )
 
-// testTargets returns SQLite (temp file), MariaDB and PostgreSQL targets,
-// skipping servers that are not reachable. The server databases are
-// dedicated to this package's tests (bp_tpcc_load).
+// testTargets returns SQLite (temp file), MariaDB and PostgreSQL connectors
+// (servers left out when unreachable), on database bp_t_tpcc_load so that
+// the transaction tests of this package never share tables with these.
 func testTargets(t *testing.T) map[string]*target.Connector {
 	t.Helper()
-	urls := map[string]string{
-		"sqlite":   "sqlite://" + filepath.Join(t.TempDir(), "tpcc.db"),
-		"mariadb":  "mysql://bench:bench@127.0.0.1:3306/bp_tpcc_load",
-		"postgres": "postgres://bench:bench@127.0.0.1:5432/bp_tpcc_load",
-	}
 	out := map[string]*target.Connector{}
-	for name, u := range urls {
-		tg, err := target.Parse(u)
+	for _, tg := range testdb.All(t, "tpcc_load") {
+		c, err := target.NewConnector(tg, target.Options{ConnectTimeout: 5 * time.Second})
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			t.Fatalf("%s: %v", tg.Kind, err)
 		}
-		c, err := target.NewConnector(tg, target.Options{ConnectTimeout: 3 * time.Second})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		conn, err := c.Connect(context.Background())
-		if err != nil {
-			t.Logf("%s unavailable, skipped: %v", name, err)
-			continue
-		}
-		conn.Close()
-		out[name] = c
+		t.Cleanup(func() { c.Close() })
+		out[string(tg.Kind)] = c
 	}
 	return out
 }
