@@ -1,10 +1,127 @@
 package target
 
-// Classify maps a driver error to its Class. Implemented per driver in
-// classify_*.go; nil maps to ClassNone.
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+)
+
+// Classify maps a driver error to its Class; nil maps to ClassNone. It works
+// on errors from all three drivers, wrapped or not. Context cancellation and
+// deadlines are ClassOther: they are the caller's decision, not the server's.
 func Classify(err error) Class {
 	if err == nil {
 		return ClassNone
 	}
 	return classify(err)
+}
+
+func classify(err error) Class {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ClassOther
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return classifyMySQL(me.Number)
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return classifyPostgres(pe.Code)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return classifySQLite(se.Code())
+	}
+	if isLostConnection(err) {
+		return ClassLostConnection
+	}
+	return ClassOther
+}
+
+// classifyMySQL maps MySQL/MariaDB server error numbers.
+func classifyMySQL(n uint16) Class {
+	switch n {
+	case 1213: // ER_LOCK_DEADLOCK
+		return ClassDeadlock
+	case 1205, 3572: // ER_LOCK_WAIT_TIMEOUT, ER_LOCK_NOWAIT
+		return ClassLockTimeout
+	case 1020: // ER_CHECKREAD: MariaDB snapshot isolation write conflict
+		return ClassSerialization
+	case 1062, 1586, // duplicate key
+		1451, 1452, // foreign key
+		1048, 1364, // NOT NULL, no default
+		3819, 4025: // CHECK (MySQL, MariaDB)
+		return ClassConstraint
+	case 2006, 2013, // server gone away, lost connection during query
+		1927,                   // ER_CONNECTION_KILLED (MariaDB KILL)
+		1053,                   // ER_SERVER_SHUTDOWN
+		1077, 1078, 1079, 1080: // normal/got signal/shutdown complete/forcing close
+		return ClassLostConnection
+	}
+	// 1317 (query interrupted, KILL QUERY) leaves the session usable: other.
+	return ClassOther
+}
+
+// classifyPostgres maps SQLSTATE codes.
+func classifyPostgres(code string) Class {
+	switch {
+	case code == "40P01":
+		return ClassDeadlock
+	case code == "40001":
+		return ClassSerialization
+	case code == "55P03":
+		return ClassLockTimeout
+	case strings.HasPrefix(code, "23"):
+		return ClassConstraint
+	case code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"):
+		return ClassLostConnection
+	}
+	return ClassOther
+}
+
+// SQLite primary result codes (extended codes carry them in the low byte).
+const (
+	sqliteBusy       = 5
+	sqliteLocked     = 6
+	sqliteConstraint = 19
+)
+
+func classifySQLite(code int) Class {
+	switch code & 0xff {
+	case sqliteBusy, sqliteLocked:
+		return ClassSerialization
+	case sqliteConstraint:
+		return ClassConstraint
+	}
+	return ClassOther
+}
+
+// isLostConnection recognises transport failures of any driver.
+func isLostConnection(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNABORTED) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"broken pipe", "connection reset", "unexpected EOF", "conn closed", "bad connection", "invalid connection"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,10 @@ package target
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // ConnectErrorKind classifies why a session could not be opened.
@@ -16,6 +20,16 @@ const (
 	ConnectTooMany                      // server's connection limit reached
 )
 
+var connectKindNames = [...]string{"other", "unreachable", "auth", "no_database", "too_many_connections"}
+
+// String is the stable snake_case name of the kind.
+func (k ConnectErrorKind) String() string {
+	if k >= 0 && int(k) < len(connectKindNames) {
+		return connectKindNames[k]
+	}
+	return "other"
+}
+
 // ConnectError is returned by Connector.Connect; its message names the
 // endpoint and the server's message, never the password.
 type ConnectError struct {
@@ -27,6 +41,182 @@ type ConnectError struct {
 func (e *ConnectError) Error() string { return "connect " + e.Endpoint + ": " + e.Err.Error() }
 func (e *ConnectError) Unwrap() error { return e.Err }
 
-var errNotImplemented = errors.New("not implemented yet")
+// DefaultConnectTimeout bounds one connection attempt when
+// Options.ConnectTimeout is zero.
+const DefaultConnectTimeout = 10 * time.Second
 
-var _ = context.Background
+// ErrConnectorClosed is returned by Connect after Close.
+var ErrConnectorClosed = errors.New("connector is closed")
+
+// backend opens sessions for one driver family.
+type backend interface {
+	// connect opens a session to Endpoints[i].
+	connect(ctx context.Context, i int) (Conn, error)
+	// connectKind classifies a connect failure.
+	connectKind(err error) ConnectErrorKind
+	close() error
+}
+
+// Connector opens sessions to a Target, spreading them round-robin over its
+// endpoints. It is safe for concurrent use; Connect takes no lock.
+type Connector struct {
+	target  *Target
+	opts    Options
+	backend backend
+	next    atomic.Uint64
+	counts  []atomic.Int64
+	closed  atomic.Bool
+}
+
+// NewConnector validates opts and prepares per-endpoint driver state. It does
+// not contact any server: the first Connect does.
+func NewConnector(t *Target, opts Options) (*Connector, error) {
+	if t == nil || len(t.Endpoints) == 0 {
+		return nil, errors.New("new connector: target has no endpoints")
+	}
+	if err := opts.normalize(); err != nil {
+		return nil, fmt.Errorf("new connector for %s: %w", t.Redacted(), err)
+	}
+	c := &Connector{target: t, opts: opts, counts: make([]atomic.Int64, len(t.Endpoints))}
+	var err error
+	switch t.Kind {
+	case MySQL:
+		c.backend, err = newMySQLBackend(t, opts)
+	case Postgres:
+		c.backend, err = newPostgresBackend(t, opts)
+	case SQLite:
+		if len(t.Endpoints) != 1 {
+			return nil, fmt.Errorf("new connector for %s: sqlite takes exactly one file", t.Redacted())
+		}
+		c.backend, err = newSQLiteBackend(t, opts)
+	default:
+		return nil, fmt.Errorf("new connector: unknown kind %q", t.Kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("new connector for %s: %w", t.Redacted(), cleanError(err, t))
+	}
+	return c, nil
+}
+
+// Connect opens one session on the next endpoint in round-robin order,
+// bounded by Options.ConnectTimeout. Failures are *ConnectError.
+func (c *Connector) Connect(ctx context.Context) (Conn, error) {
+	if c.closed.Load() {
+		return nil, ErrConnectorClosed
+	}
+	i := int((c.next.Add(1) - 1) % uint64(len(c.target.Endpoints)))
+	cctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+	defer cancel()
+	conn, err := c.backend.connect(cctx, i)
+	if err != nil {
+		kind := c.backend.connectKind(err)
+		if kind == ConnectOther && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			kind = ConnectUnreachable // our own connect timeout fired
+		}
+		return nil, &ConnectError{Kind: kind, Endpoint: c.target.Endpoints[i], Err: cleanError(err, c.target)}
+	}
+	c.counts[i].Add(1)
+	return conn, nil
+}
+
+// EndpointCounts reports how many sessions were opened per endpoint
+// (host:port, or the file path for SQLite) since the Connector was made.
+func (c *Connector) EndpointCounts() map[string]int64 {
+	m := make(map[string]int64, len(c.counts))
+	for i, ep := range c.target.Endpoints {
+		m[ep] += c.counts[i].Load()
+	}
+	return m
+}
+
+// Target is the target this Connector opens sessions to.
+func (c *Connector) Target() *Target { return c.target }
+
+// Options are the normalized options (defaults filled in).
+func (c *Connector) Options() Options { return c.opts }
+
+// Close releases pooled driver state. Sessions already handed out stay
+// usable until closed by their owners; Connect fails afterwards.
+func (c *Connector) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.backend.close()
+}
+
+// normalize fills defaults and validates the options.
+func (o *Options) normalize() error {
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	switch o.StatementMode {
+	case "":
+		o.StatementMode = Prepared
+	case Prepared, Text:
+	default:
+		return fmt.Errorf("unknown statement mode %q (use prepared or text)", o.StatementMode)
+	}
+	if _, err := isolationSQL(o.Isolation); err != nil {
+		return err
+	}
+	return nil
+}
+
+// isolationSQL maps an Options.Isolation name to its SQL spelling; "" maps
+// to "" (server default).
+func isolationSQL(name string) (string, error) {
+	switch strings.ReplaceAll(strings.ToLower(name), "_", "-") {
+	case "":
+		return "", nil
+	case "read-uncommitted":
+		return "READ UNCOMMITTED", nil
+	case "read-committed":
+		return "READ COMMITTED", nil
+	case "repeatable-read":
+		return "REPEATABLE READ", nil
+	case "serializable":
+		return "SERIALIZABLE", nil
+	}
+	return "", fmt.Errorf("unknown isolation level %q (use read-uncommitted, read-committed, repeatable-read or serializable)", name)
+}
+
+// cleanError makes a driver error safe and fit for one line: the password is
+// masked even if a driver echoed it, and multi-line messages (pgx lists
+// every attempt on its own line) are joined with "; ", duplicates dropped.
+// Unwrap keeps errors.As working on the driver error.
+func cleanError(err error, t *Target) error {
+	if err == nil {
+		return nil
+	}
+	return &cleanedError{err: err, password: t.Password, user: t.User}
+}
+
+type cleanedError struct {
+	err            error
+	password, user string
+}
+
+func (e *cleanedError) Error() string {
+	msg := e.err.Error()
+	// Short passwords (under 4 bytes), and one equal to the user name that is
+	// printed anyway, are not searched for: masking every "ab" in a message
+	// would garble it more than it protects.
+	if len(e.password) >= 4 && e.password != e.user {
+		msg = strings.ReplaceAll(msg, e.password, redactedPassword)
+	}
+	if !strings.Contains(msg, "\n") {
+		return msg
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !seen[line] {
+			seen[line] = true
+			parts = append(parts, line)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (e *cleanedError) Unwrap() error { return e.err }

@@ -1,0 +1,73 @@
+package target
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want Class
+	}{
+		{"nil", nil, ClassNone},
+		{"mysql deadlock", &mysql.MySQLError{Number: 1213}, ClassDeadlock},
+		{"mysql lock wait", &mysql.MySQLError{Number: 1205}, ClassLockTimeout},
+		{"mysql dup wrapped", fmt.Errorf("new order: %w", &mysql.MySQLError{Number: 1062}), ClassConstraint},
+		{"mysql fk", &mysql.MySQLError{Number: 1452}, ClassConstraint},
+		{"mysql not null", &mysql.MySQLError{Number: 1048}, ClassConstraint},
+		{"mysql check", &mysql.MySQLError{Number: 3819}, ClassConstraint},
+		{"mariadb killed", &mysql.MySQLError{Number: 1927}, ClassLostConnection},
+		{"mysql shutdown", &mysql.MySQLError{Number: 1053}, ClassLostConnection},
+		{"mysql syntax", &mysql.MySQLError{Number: 1064}, ClassOther},
+		{"mysql invalid conn", mysql.ErrInvalidConn, ClassLostConnection},
+		{"bad conn", driver.ErrBadConn, ClassLostConnection},
+		{"eof", io.EOF, ClassLostConnection},
+		{"unexpected eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), ClassLostConnection},
+		{"reset", &net.OpError{Op: "read", Err: syscall.ECONNRESET}, ClassLostConnection},
+		{"broken pipe text", fmt.Errorf("write tcp: broken pipe"), ClassLostConnection},
+		{"pg deadlock", &pgconn.PgError{Code: "40P01"}, ClassDeadlock},
+		{"pg serialization", &pgconn.PgError{Code: "40001"}, ClassSerialization},
+		{"pg lock timeout", &pgconn.PgError{Code: "55P03"}, ClassLockTimeout},
+		{"pg unique", &pgconn.PgError{Code: "23505"}, ClassConstraint},
+		{"pg fk", &pgconn.PgError{Code: "23503"}, ClassConstraint},
+		{"pg admin shutdown", &pgconn.PgError{Code: "57P01"}, ClassLostConnection},
+		{"pg connection failure", &pgconn.PgError{Code: "08006"}, ClassLostConnection},
+		{"pg syntax", &pgconn.PgError{Code: "42601"}, ClassOther},
+		{"pg conn closed", fmt.Errorf("x: %w", pgconn.ErrConnClosed), ClassLostConnection},
+		{"context canceled", context.Canceled, ClassOther},
+		{"deadline", fmt.Errorf("q: %w", context.DeadlineExceeded), ClassOther},
+		{"plain", fmt.Errorf("boom"), ClassOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Classify(tt.err); got != tt.want {
+				t.Fatalf("Classify(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestClassifySQLiteCodes(t *testing.T) {
+	tests := []struct {
+		code int
+		want Class
+	}{
+		{5, ClassSerialization}, {517, ClassSerialization}, {6, ClassSerialization},
+		{19, ClassConstraint}, {2067, ClassConstraint}, {1, ClassOther},
+	}
+	for _, tt := range tests {
+		if got := classifySQLite(tt.code); got != tt.want {
+			t.Errorf("classifySQLite(%d) = %v, want %v", tt.code, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// mysqlBackend holds one *sql.DB per endpoint; every Conn pins one
+// connection of the endpoint's pool.
+type mysqlBackend struct {
+	t         *Target
+	dbs       []*sql.DB
+	prepared  bool
+	isolation string // SQL spelling or ""
+}
+
+// maxIdle keeps every pinned connection poolable when it is returned, so the
+// pool never closes connections behind a terminal's back.
+const maxIdle = 1 << 16
+
+func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
+	iso, _ := isolationSQL(opts.Isolation)
+	b := &mysqlBackend{t: t, prepared: opts.StatementMode == Prepared, isolation: iso}
+	for _, ep := range t.Endpoints {
+		cfg, err := mysqlConfig(t, ep, opts)
+		if err != nil {
+			b.close()
+			return nil, err
+		}
+		conn, err := mysql.NewConnector(cfg)
+		if err != nil {
+			b.close()
+			return nil, fmt.Errorf("mysql driver config for %s: %w", ep, err)
+		}
+		db := sql.OpenDB(conn)
+		db.SetMaxIdleConns(maxIdle)
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
+		b.dbs = append(b.dbs, db)
+	}
+	return b, nil
+}
+
+// mysqlConfig builds the driver config for one endpoint. URL parameters are
+// passed through as DSN parameters (tls, charset, timeouts, and any
+// server system variable). Text mode sets interpolateParams=true; local
+// infile stays limited to registered Reader:: handlers (allowAllFiles=false
+// unless the URL asks otherwise).
+func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
+	base := mysql.NewConfig()
+	base.User = t.User
+	base.Passwd = t.Password
+	base.Net = "tcp"
+	base.Addr = ep
+	base.DBName = t.Database
+	dsn := base.FormatDSN()
+	if len(t.Params) > 0 {
+		keys := make([]string, 0, len(t.Params))
+		for k := range t.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		sep := "?"
+		if strings.Contains(dsn[strings.LastIndex(dsn, "/"):], "?") {
+			sep = "&"
+		}
+		for _, k := range keys {
+			dsn += sep + url.QueryEscape(k) + "=" + url.QueryEscape(t.Params[k])
+			sep = "&"
+		}
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("mysql parameters: %w", err)
+	}
+	cfg.InterpolateParams = opts.StatementMode == Text
+	if cfg.Timeout == 0 {
+		cfg.Timeout = opts.ConnectTimeout
+	}
+	return cfg, nil
+}
+
+func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {
+	c, err := b.dbs[i].Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &sqlConn{
+		kind: MySQL, endpoint: b.t.Endpoints[i], c: c, prepared: b.prepared,
+		stmts:    make(map[string]Stmt),
+		beginSQL: func(bool) string { return "BEGIN" },
+	}
+	if b.isolation != "" {
+		if _, err := c.ExecContext(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL "+b.isolation); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("set isolation level: %w", err)
+		}
+	}
+	if err := c.QueryRowContext(ctx, "SELECT VERSION()").Scan(&s.version); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("read server version: %w", err)
+	}
+	return s, nil
+}
+
+func (b *mysqlBackend) connectKind(err error) ConnectErrorKind {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case 1045, 1044, 1698, 1251, 1862, 1820: // access denied, plugin, expired password
+			return ConnectAuth
+		case 1049: // ER_BAD_DB_ERROR
+			return ConnectNoDatabase
+		case 1040, 1203: // too many connections, max_user_connections
+			return ConnectTooMany
+		}
+		return ConnectOther
+	}
+	if unreachable(err) {
+		return ConnectUnreachable
+	}
+	return ConnectOther
+}
+
+func (b *mysqlBackend) close() error {
+	var errs []error
+	for _, db := range b.dbs {
+		errs = append(errs, db.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,259 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// postgresBackend holds one parsed pgx config per endpoint.
+type postgresBackend struct {
+	t        *Target
+	configs  []*pgx.ConnConfig
+	prepared bool
+}
+
+func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
+	b := &postgresBackend{t: t, prepared: opts.StatementMode == Prepared}
+	iso, _ := isolationSQL(opts.Isolation)
+	for _, ep := range t.Endpoints {
+		cfg, err := pgx.ParseConfig(postgresConnString(t, ep))
+		if err != nil {
+			return nil, fmt.Errorf("postgres parameters: %w", err)
+		}
+		// The password never goes through a connection string, so no
+		// parse error can echo it.
+		if t.Password != "" {
+			cfg.Password = t.Password
+		}
+		cfg.ConnectTimeout = opts.ConnectTimeout
+		if opts.StatementMode == Text {
+			cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+		}
+		if iso != "" {
+			// Applied in the startup packet: no extra round trip.
+			cfg.RuntimeParams["default_transaction_isolation"] = strings.ToLower(iso)
+		}
+		b.configs = append(b.configs, cfg)
+	}
+	return b, nil
+}
+
+// postgresConnString is the URL for one endpoint, without the password.
+func postgresConnString(t *Target, ep string) string {
+	u := url.URL{Scheme: "postgres", Host: ep, Path: "/" + t.Database}
+	if t.User != "" {
+		u.User = url.User(t.User)
+	}
+	if len(t.Params) > 0 {
+		keys := make([]string, 0, len(t.Params))
+		for k := range t.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		v := url.Values{}
+		for _, k := range keys {
+			v.Set(k, t.Params[k])
+		}
+		u.RawQuery = v.Encode()
+	}
+	return u.String()
+}
+
+func (b *postgresBackend) connect(ctx context.Context, i int) (Conn, error) {
+	c, err := pgx.ConnectConfig(ctx, b.configs[i])
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{
+		endpoint: b.t.Endpoints[i], conn: c, prepared: b.prepared,
+		stmts: make(map[string]*pgStmt),
+	}, nil
+}
+
+func (b *postgresBackend) connectKind(err error) ConnectErrorKind {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "28P01", "28000":
+			return ConnectAuth
+		case "3D000":
+			return ConnectNoDatabase
+		case "53300":
+			return ConnectTooMany
+		}
+		return ConnectOther
+	}
+	if unreachable(err) {
+		return ConnectUnreachable
+	}
+	return ConnectOther
+}
+
+func (b *postgresBackend) close() error { return nil }
+
+// pgConn is a Conn over one native pgx connection.
+type pgConn struct {
+	endpoint string
+	conn     *pgx.Conn
+	prepared bool
+	stmts    map[string]*pgStmt // by caller's SQL text
+	seq      int
+	inTx     bool
+	rows     pgRows // reused by every Query on this Conn
+}
+
+var _ Conn = (*pgConn)(nil)
+
+func (c *pgConn) Kind() Kind       { return Postgres }
+func (c *pgConn) Endpoint() string { return c.endpoint }
+
+// ServerVersion is the server_version reported at startup.
+func (c *pgConn) ServerVersion() string { return c.conn.PgConn().ParameterStatus("server_version") }
+
+// Raw returns the *pgx.Conn.
+func (c *pgConn) Raw() any { return c.conn }
+
+// Prepare rewrites '?' to $n and, in Prepared mode, prepares a named
+// server-side statement (bp1, bp2, ...). The result is cached per SQL text.
+func (c *pgConn) Prepare(ctx context.Context, query string) (Stmt, error) {
+	if st, ok := c.stmts[query]; ok {
+		return st, nil
+	}
+	st := &pgStmt{c: c, sql: rewritePlaceholders(query)}
+	if c.prepared {
+		c.seq++
+		name := "bp" + itoa(c.seq)
+		if _, err := c.conn.Prepare(ctx, name, st.sql); err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", snippet(query), err)
+		}
+		st.sql = name // pgx runs a known statement name as that statement
+	}
+	c.stmts[query] = st
+	return st, nil
+}
+
+func (c *pgConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := c.conn.Exec(ctx, rewritePlaceholders(query), args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (c *pgConn) Query(ctx context.Context, query string, args ...any) (Rows, error) {
+	return c.query(ctx, rewritePlaceholders(query), args)
+}
+
+// query runs sql and hands out the Conn's reused Rows wrapper. A Rows from
+// this Conn must therefore not be used (not even closed) after the next
+// Query on the same Conn; pgx allows only one open result per session anyway.
+func (c *pgConn) query(ctx context.Context, sql string, args []any) (Rows, error) {
+	r, err := c.conn.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	c.rows.r = r
+	return &c.rows, nil
+}
+
+func (c *pgConn) Begin(ctx context.Context, _ bool) error {
+	if _, err := c.conn.Exec(ctx, "begin"); err != nil {
+		return err
+	}
+	c.inTx = true
+	return nil
+}
+
+// Commit ends the transaction; on failure the transaction counts as open so
+// that a following Rollback is sent (harmless if the server already ended it).
+func (c *pgConn) Commit(ctx context.Context) error {
+	if _, err := c.conn.Exec(ctx, "commit"); err != nil {
+		return err
+	}
+	c.inTx = false
+	return nil
+}
+
+func (c *pgConn) Rollback(ctx context.Context) error {
+	if !c.inTx {
+		return nil
+	}
+	c.inTx = false
+	_, err := c.conn.Exec(ctx, "rollback")
+	return err
+}
+
+// Close closes the session (server-side statements die with it), bounded
+// to 5s.
+func (c *pgConn) Close() error {
+	if c.conn == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := c.conn.Close(ctx)
+	c.conn, c.stmts = nil, nil
+	if err != nil {
+		return fmt.Errorf("close session on %s: %w", c.endpoint, err)
+	}
+	return nil
+}
+
+// pgStmt holds the statement name (Prepared) or the rewritten SQL (Text).
+type pgStmt struct {
+	c   *pgConn
+	sql string
+}
+
+func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
+	tag, err := s.c.conn.Exec(ctx, s.sql, args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
+	return s.c.query(ctx, s.sql, args)
+}
+
+// QueryRow scans the first row without allocating a Rows wrapper.
+func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
+	r, err := s.c.conn.Query(ctx, s.sql, args...)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if !r.Next() {
+		if err := r.Err(); err != nil {
+			return err
+		}
+		return ErrNoRows
+	}
+	if err := r.Scan(dest...); err != nil {
+		return err
+	}
+	r.Close()
+	return r.Err()
+}
+
+// pgRows adapts pgx.Rows to Rows.
+type pgRows struct{ r pgx.Rows }
+
+func (p *pgRows) Next() bool             { return p.r.Next() }
+func (p *pgRows) Scan(dest ...any) error { return p.r.Scan(dest...) }
+func (p *pgRows) Err() error             { return p.r.Err() }
+
+// Close closes the result and reports its error, if any.
+func (p *pgRows) Close() error {
+	p.r.Close()
+	return p.r.Err()
+}
