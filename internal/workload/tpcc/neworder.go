@@ -64,7 +64,7 @@ func (n *neworder) prepare(p *preparer) {
 	// One statement for all ten s_dist_DD columns: the CASE picks the
 	// district's (clause 2.4.2.2) without ten prepared variants per session.
 	var b strings.Builder
-	b.WriteString("SELECT s_quantity, s_data, CASE ?")
+	b.WriteString("SELECT s_quantity, s_data, CASE ? + 0")
 	for d := 1; d <= DistrictsPerWarehouse; d++ {
 		fmt.Fprintf(&b, " WHEN %d THEN s_dist_%02d", d, d)
 	}
