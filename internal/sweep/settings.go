@@ -9,9 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// settingKeys are the non-option keys of defaults and cases.
-var settingKeys = map[string]bool{"workload": true, "warmup": true, "duration": true, "cooldown": true, "report_interval": true, "ladder": true}
-
 // settings parses a defaults/overrides mapping. Keys in skip are handled by
 // the caller; every other unknown key is a workload option.
 func (p *parser) settings(n *yaml.Node, where string, skip map[string]func(k, v *yaml.Node)) Settings {

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"benchpress/internal/report"
+	"benchpress/internal/sweep"
+)
+
+// newSweepCmd is `benchpress sweep PLAN.yaml`: run every case x concurrency
+// step of a plan through steps, then write the report.
+func newSweepCmd(app *App, steps sweep.StepRunner) *cobra.Command {
+	var (
+		out      string
+		resume   bool
+		dryRun   bool
+		noReport bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sweep PLAN.yaml",
+		Short: "Run a test plan: cases x concurrency ladder, then the report",
+		Long: `Run every case of a plan at every step of its concurrency ladder, saving each
+step as DIR/<case>/<concurrency>.json the moment it ends, plus DIR/plan.yaml
+(resolved, passwords removed) and DIR/environment.json; then write the report
+(report.md, report.html, charts/) unless --no-report.
+
+A plan file:
+
+  name: poc
+  targets:
+    direct: mysql://bench@10.0.0.5:3306/tpcc
+    proxy:  {url: "mysql://bench@10.0.0.6:3307,10.0.0.7:3307/tpcc", password_env: BENCH_PW}
+  defaults:
+    workload: tpcc            # tpcc | sysbench/<test> | ycsb/<a-f>
+    warehouses: 100           # any other key is a workload option (CLI flag name)
+    warmup: 30s
+    duration: 2m
+    cooldown: 10s             # pause between steps
+  ladder: [1, 8, 16, 64, 128, 256, 512, 1000, 1024, 2048]
+  cases:
+    - id: T1-1
+      target: direct
+    - id: T1-2
+      target: proxy
+      overrides: {ladder: [64, 256]}
+  compare:
+    - [T1-1, T1-2]                                  # or {name: proxy-overhead, base: T1-1, other: T1-2}
+
+Passwords come from the environment: ${BENCH_PW} inside a URL or password_env.
+Every problem in the plan is reported at once with its line. A failed step is
+recorded with status "failed" and the sweep goes on; Ctrl-C keeps every
+finished step (and the interrupted one); --resume skips steps already ok.`,
+		Example: `  benchpress sweep poc.yaml --dry-run
+  BENCH_PW=secret benchpress sweep poc.yaml --out results/poc
+  benchpress sweep poc.yaml --out results/poc --resume`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan, err := sweep.LoadPlan(args[0])
+			if err != nil {
+				var pe *sweep.PlanError
+				if errors.As(err, &pe) {
+					return pe
+				}
+				return usagef("%v", err)
+			}
+			for _, w := range plan.Warnings {
+				fmt.Fprintln(app.Err, "warning:", w)
+			}
+			if dryRun {
+				sweep.PrintDryRun(app.Out, plan)
+				return nil
+			}
+			if out == "" {
+				out = filepath.Join("results", plan.Name+"-"+time.Now().Format("2006-01-02"))
+			}
+			fmt.Fprintf(app.Err, "sweep %s: %d steps, about %s; results in %s\n",
+				plan.Name, len(plan.Matrix()), strings.TrimSuffix(sweep.Estimate(plan.Matrix()).Round(time.Second).String(), "0s"), out)
+			res, runErr := sweep.Run(cmd.Context(), plan, out, steps, sweep.Options{
+				Resume: resume, Progress: app.Err, Version: app.Version, Getenv: app.Getenv,
+			})
+			if runErr != nil && res.Ran+res.Skipped == 0 {
+				return runErr
+			}
+			fmt.Fprintf(app.Err, "sweep %s: %d ran, %d skipped, %d failed of %d\n", plan.Name, res.Ran, res.Skipped, res.Failed, res.Planned)
+			if !noReport {
+				files, err := report.Generate(out)
+				if err != nil {
+					return errors.Join(runErr, err)
+				}
+				for _, f := range files[:2] {
+					fmt.Fprintln(app.Out, f)
+				}
+			}
+			if runErr != nil && res.Interrupted {
+				return fmt.Errorf("%w: %v", ErrInterrupted, runErr)
+			}
+			return runErr
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "out", "o", "", "results directory (default results/<plan name>-<date>)")
+	f.BoolVar(&resume, "resume", false, "skip steps whose result exists with status ok")
+	f.BoolVar(&dryRun, "dry-run", false, "print the matrix and estimated duration, run nothing")
+	f.BoolVar(&noReport, "no-report", false, "do not write the report at the end")
+	return cmd
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"benchpress/internal/results"
+)
+
+// CompareRuns is a table of key figures of two runs with the difference of
+// B against A in percent.
+func CompareRuns(aName, bName string, a, b *results.Run) Table {
+	t := Table{Header: []string{"Figure", aName, bName, "Difference"}, Align: "lrrr"}
+	add := func(name string, va, vb float64, format func(float64) string) {
+		t.Rows = append(t.Rows, []string{name, format(va), format(vb), signedPct(Diff(va, vb))})
+	}
+	sa, sb := a.Summary, b.Summary
+	if sa.TpmC > 0 || sb.TpmC > 0 {
+		add("tpmC", sa.TpmC, sb.TpmC, f2)
+		add("tpmTOTAL", sa.TpmTotal, sb.TpmTotal, f2)
+	}
+	add("TPS", sa.TPS, sb.TPS, f2)
+	if sa.QPS > 0 || sb.QPS > 0 {
+		add("QPS", sa.QPS, sb.QPS, f2)
+	}
+	add("avg ms", sa.AvgMS, sb.AvgMS, f2)
+	add("p95 ms", sa.P95MS, sb.P95MS, f2)
+	add("p99 ms", sa.P99MS, sb.P99MS, f2)
+	add("success rate %", sa.SuccessRate, sb.SuccessRate, f2)
+	add("errors", float64(sa.Errors), float64(sb.Errors), f0)
+	t.Rows = append(t.Rows, []string{"status", a.Status, b.Status, ""})
+	return t
+}
+
+// Compare builds a comparison document of two run JSON files or two result
+// directories (cases matched by ID, steps by concurrency).
+func Compare(a, b string) (*Doc, error) {
+	da, err := Load(a)
+	if err != nil {
+		return nil, err
+	}
+	db, err := Load(b)
+	if err != nil {
+		return nil, err
+	}
+	d := &Doc{Title: fmt.Sprintf("Comparison: A = %s, B = %s", a, b)}
+	sa, fa := isFile(a)
+	sb, fb := isFile(b)
+	if fa && fb {
+		d.table(CompareRuns("A", "B", sa, sb))
+		return d, nil
+	}
+	if fa || fb {
+		return nil, fmt.Errorf("compare: give two run files or two result directories, not one of each")
+	}
+	matched := 0
+	for _, ca := range da.Cases {
+		var cb *Case
+		for _, c := range db.Cases {
+			if c.ID == ca.ID {
+				cb = c
+			}
+		}
+		if cb == nil {
+			d.note(true, fmt.Sprintf("case %s is only in A", ca.ID))
+			continue
+		}
+		matched++
+		d.h(2, "Case "+ca.ID)
+		ca2, cb2 := *ca, *cb
+		ca2.ID, cb2.ID = "A", "B"
+		t, lines := named(&ca2, &cb2)
+		t.Header[3] = "B vs A (overhead)"
+		d.table(t)
+		if len(lines) > 0 {
+			d.add(List{Items: lines})
+		}
+	}
+	for _, cb := range db.Cases {
+		found := false
+		for _, ca := range da.Cases {
+			found = found || ca.ID == cb.ID
+		}
+		if !found {
+			d.note(true, fmt.Sprintf("case %s is only in B", cb.ID))
+		}
+	}
+	if matched == 0 {
+		return nil, fmt.Errorf("compare: %s and %s have no case in common", a, b)
+	}
+	return d, nil
+}
+
+// isFile returns the run when path is a file.
+func isFile(path string) (*results.Run, bool) {
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() || filepath.Ext(path) != ".json" {
+		return nil, false
+	}
+	r, err := results.Read(path)
+	return r, err == nil
+}
