@@ -161,7 +161,7 @@ func get(t testing.TB, kind target.Kind, name string) (*target.Target, string, e
 }
 
 // callerPackage is the last import-path element of the first caller outside
-// this package, without a _test suffix.
+// this package's own (non-test) files, without a _test suffix.
 func callerPackage() string {
 	pcs := make([]uintptr, 32)
 	n := runtime.Callers(2, pcs)
@@ -169,7 +169,8 @@ func callerPackage() string {
 	for {
 		f, more := frames.Next()
 		pkg := funcPackage(f.Function)
-		if pkg != "" && pkg != "benchpress/internal/testdb" && !strings.HasPrefix(pkg, "testing") && !strings.HasPrefix(pkg, "runtime") {
+		inHelper := pkg == "benchpress/internal/testdb" && !strings.HasSuffix(f.File, "_test.go")
+		if pkg != "" && !inHelper && pkg != "testing" && pkg != "runtime" {
 			elem := pkg[strings.LastIndex(pkg, "/")+1:]
 			return strings.TrimSuffix(elem, "_test")
 		}
@@ -201,32 +202,37 @@ type serverState struct {
 
 var (
 	serversMu sync.Mutex
-	servers   = map[target.Kind]*serverState{}
+	servers   = map[string]*serverState{} // by server URL
 )
 
+// server returns the cached state for kind's server URL, probing it once per
+// process (a later change of the environment variable probes the new URL).
 func server(kind target.Kind) (*serverState, error) {
-	serversMu.Lock()
-	defer serversMu.Unlock()
-	if s, ok := servers[kind]; ok {
-		return s, nil
-	}
-	s, err := openServer(kind)
-	if err != nil {
-		return nil, err
-	}
-	servers[kind] = s
-	return s, nil
-}
-
-func openServer(kind target.Kind) (*serverState, error) {
-	env, def, label := EnvMySQL, DefaultMySQL, "MariaDB"
-	fallbackDB := "information_schema"
+	env, def := EnvMySQL, DefaultMySQL
 	if kind == target.Postgres {
-		env, def, label, fallbackDB = EnvPG, DefaultPG, "PostgreSQL", "postgres"
+		env, def = EnvPG, DefaultPG
 	}
 	raw := os.Getenv(env)
 	if raw == "" {
 		raw = def
+	}
+	serversMu.Lock()
+	defer serversMu.Unlock()
+	if s, ok := servers[raw]; ok {
+		return s, nil
+	}
+	s, err := openServer(kind, env, raw)
+	if err != nil {
+		return nil, err
+	}
+	servers[raw] = s
+	return s, nil
+}
+
+func openServer(kind target.Kind, env, raw string) (*serverState, error) {
+	label, fallbackDB := "MariaDB", "information_schema"
+	if kind == target.Postgres {
+		label, fallbackDB = "PostgreSQL", "postgres"
 	}
 	admin, err := target.Parse(raw)
 	if err != nil {
