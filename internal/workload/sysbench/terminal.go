@@ -3,6 +3,7 @@ package sysbench
 import (
 	"context"
 	"strings"
+	"time"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/randgen"
@@ -51,7 +52,11 @@ func (t *terminal) Exec(ctx context.Context, _ int) (metrics.Outcome, error) {
 			return metrics.OK, nil
 		}
 		if t.inTx {
-			_ = t.conn.Rollback(ctx)
+			// Roll back even when ctx was cancelled (end of run): an open
+			// transaction would keep its locks on a pooled session.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_ = t.conn.Rollback(rctx)
+			cancel()
 			t.inTx = false
 		}
 		pair := t.pairInsert
