@@ -60,7 +60,10 @@ type Stmt interface {
 	QueryRow(ctx context.Context, dest []any, args ...any) error
 }
 
-// Rows iterates a result set. Close must be called (it is idempotent).
+// Rows iterates a result set. Close must be called (it is idempotent). A
+// Rows is valid only until the next Query on the same Conn: the PostgreSQL
+// implementation reuses one Rows value per Conn to avoid an allocation per
+// statement, and no driver allows two open result sets on one session.
 type Rows interface {
 	Next() bool
 	Scan(dest ...any) error
