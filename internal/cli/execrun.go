@@ -178,7 +178,9 @@ func genericLiveLine(r runner.Report) string {
 		fmtElapsed(r.Elapsed), tag, float64(n)/r.Seconds, l.Avg, l.P95, l.P99, e)
 }
 
-func fmtElapsed(d time.Duration) string { return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds())) }
+func fmtElapsed(d time.Duration) string {
+	return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
+}
 
 func fmtDur(d time.Duration) string {
 	if d == 0 {
@@ -198,4 +200,3 @@ func writeJSON(app *App, path string, run *results.Run) error {
 	fmt.Fprintf(app.Err, "result written to %s\n", path)
 	return nil
 }
-

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"benchpress/internal/sweep"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -47,11 +48,12 @@ func ExitCode(err error) int {
 		return ExitOK
 	}
 	var ue *UsageError
+	var pe *sweep.PlanError
 	var ce *target.ConnectError
 	switch {
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &pe):
 		return ExitUsage
 	case errors.As(err, &ce):
 		switch ce.Kind {

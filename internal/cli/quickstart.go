@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"benchpress/internal/report"
 	"benchpress/internal/results"
 	"benchpress/internal/workload/tpcc"
 )
@@ -81,6 +82,15 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 	return cmd
 }
 
-// afterQuickstart is where the report is produced (set by report.go when the
-// report command exists).
-var afterQuickstart = func(app *App, run *results.Run) error { return nil }
+// afterQuickstart renders the report of the quickstart run and says where it is.
+func afterQuickstart(app *App, run *results.Run) error {
+	files, err := report.Generate(filepath.Join(quickstartDir, "quickstart"))
+	if err != nil {
+		return fmt.Errorf("quickstart report: %w", err)
+	}
+	for _, f := range files[:min(2, len(files))] {
+		fmt.Fprintf(app.Out, "report: %s\n", f)
+	}
+	_ = run
+	return nil
+}

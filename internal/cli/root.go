@@ -34,6 +34,9 @@ Start with:
 	root.AddCommand(
 		newTPCCCmd(app),
 		newQuickstartCmd(app),
+		newSweepCmd(app, stepRunner{app: app}),
+		newReportCmd(app),
+		newCompareCmd(app),
 		newVersionCmd(app),
 	)
 	for _, add := range extraCommands {
