@@ -191,14 +191,16 @@ func otherScheme(have map[string]bool, n Names) string {
 	return ""
 }
 
-// Validate reports whether the data set matches the requested scale and
-// table-name scheme (workload.ErrScaleMismatch / ErrSchemeMismatch).
+// Validate reports whether a run of warehouses warehouses under scheme can
+// use the data set: the scheme must match (workload.ErrSchemeMismatch) and
+// warehouses must be 1..m.Warehouses (workload.ErrScaleMismatch); a run may
+// use fewer warehouses than were loaded, never more.
 func (m Meta) Validate(warehouses int, scheme string) error {
 	if scheme != "" && m.Scheme != scheme {
 		return fmt.Errorf("%w: --names %s but the data set was loaded with scheme %s",
 			workload.ErrSchemeMismatch, scheme, m.Scheme)
 	}
-	if warehouses != m.Warehouses {
+	if warehouses < 1 || warehouses > m.Warehouses {
 		return fmt.Errorf("%w: --warehouses %d but the data set has %d warehouses",
 			workload.ErrScaleMismatch, warehouses, m.Warehouses)
 	}

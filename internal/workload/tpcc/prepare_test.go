@@ -97,6 +97,24 @@ func TestPrepareCheckIntegration(t *testing.T) {
 				t.Errorf("got %d checks (%v), want all 12 incl. 11", len(checks), seen)
 			}
 
+			// A violation is reported with the first offending warehouse/district.
+			if _, err := conn.Exec(ctx, "UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 3"); err != nil {
+				t.Fatal(err)
+			}
+			checks, err = Check(ctx, conn, n, false)
+			if !errors.Is(err, workload.ErrCheckFailed) {
+				t.Errorf("check after corrupting d_ytd: %v, want ErrCheckFailed", err)
+			}
+			for _, ch := range checks {
+				bad := strings.HasPrefix(ch.Name, "1:") || strings.HasPrefix(ch.Name, "9:")
+				if ch.Passed == bad {
+					t.Errorf("condition %s: passed=%v (%s)", ch.Name, ch.Passed, ch.Detail)
+				}
+				if strings.HasPrefix(ch.Name, "9:") && !strings.Contains(ch.Detail, "warehouse 1 district 3 ") {
+					t.Errorf("condition 9 detail %q does not name warehouse 1 district 3", ch.Detail)
+				}
+			}
+
 			m, err := ReadMeta(ctx, conn, n)
 			if err != nil {
 				t.Fatal(err)
@@ -138,4 +156,47 @@ func queryInt(ctx context.Context, conn target.Conn, q string, dst *int64) error
 		}
 	}
 	return rows.Err()
+}
+
+// TestReadMetaErrors: tables of another scheme without metadata give
+// ErrSchemeMismatch naming that scheme; an unfinished load gives
+// ErrNotPrepared.
+func TestReadMetaErrors(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range testTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			conn, err := c.Connect(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			std, _ := NamesFor("standard")
+			bm, _ := NamesFor("bmsql")
+			for _, n := range []Names{std, bm} {
+				if err := Cleanup(ctx, conn, n); err != nil {
+					t.Fatal(err)
+				}
+			}
+			defer Cleanup(ctx, conn, bm)
+			if err := createTables(ctx, conn, bm); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, "DROP TABLE "+bm.Meta); err != nil {
+				t.Fatal(err)
+			}
+			_, err = ReadMeta(ctx, conn, std)
+			if !errors.Is(err, workload.ErrSchemeMismatch) || !strings.Contains(err.Error(), "bmsql") {
+				t.Errorf("ReadMeta(standard) over bmsql tables: %v", err)
+			}
+			if _, err := conn.Exec(ctx, metaTableSQL(conn.Kind(), bm)); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeMeta(ctx, conn, bm, NewMeta("bmsql", 2, 7, time.Now())); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadMeta(ctx, conn, bm); !errors.Is(err, workload.ErrNotPrepared) {
+				t.Errorf("ReadMeta on an unfinished load: %v, want ErrNotPrepared", err)
+			}
+		})
+	}
 }
