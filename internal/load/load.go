@@ -187,6 +187,9 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 
 func runUnit(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {
 	u := st.u
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := s.Conn.Begin(ctx, true); err != nil {
 		return fmt.Errorf("%s: begin: %w", u.Key, err)
 	}
