@@ -132,8 +132,10 @@ func (r *Registry) Phase() Phase { return Phase(r.phase.Load()) }
 // Recorder returns the shard for worker i.
 func (r *Registry) Recorder(worker int) *Recorder { return r.shards[worker%len(r.shards)] }
 
-func (rec *Recorder) data() *Snapshot {
-	switch Phase(rec.reg.phase.Load()) {
+func (rec *Recorder) data() *Snapshot { return rec.dataFor(rec.reg.Phase()) }
+
+func (rec *Recorder) dataFor(p Phase) *Snapshot {
+	switch p {
 	case Warmup:
 		return rec.warm
 	case Measure:
@@ -149,8 +151,17 @@ func (rec *Recorder) data() *Snapshot {
 // registry's extras); they are added and the slice is zeroed, all under the
 // one shard lock this call takes.
 func (rec *Recorder) Record(op int, latency time.Duration, outcome Outcome, class target.Class, extras []int64) {
+	rec.RecordIn(rec.reg.Phase(), op, latency, outcome, class, extras)
+}
+
+// RecordIn is Record with the phase given by the caller: the runner passes
+// the phase in which the transaction started, so a transaction started inside
+// the measurement window is counted even if it completes after the window
+// closed (the runner drains in-flight work before the final tick). This keeps
+// the tool's counts equal to what the database committed.
+func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcome Outcome, class target.Class, extras []int64) {
 	rec.mu.Lock()
-	d := rec.data()
+	d := rec.dataFor(phase)
 	if d == nil {
 		clear(extras)
 		rec.mu.Unlock()

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -102,10 +101,13 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		terms[i] = t
 	}
 
-	runCtx, stop := context.WithCancel(context.Background())
-	defer stop()
+	// softCtx ends the loops (no new transactions, sleeps wake up); hardCtx
+	// aborts transactions still in flight after the drain grace period.
+	softCtx, stopSoft := context.WithCancel(context.Background())
+	hardCtx, stopHard := context.WithCancel(context.Background())
+	defer stopSoft()
+	defer stopHard()
 	var reconnects atomic.Int64
-	var opsDone atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
 	if cfg.Rate > 0 {
@@ -115,26 +117,17 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		reg.SetPhase(metrics.Measure)
 		res.MeasureFrom = res.Started
 	}
-	maxOpsReached := make(chan struct{})
-	var maxOnce sync.Once
+	budget := newOpBudget(cfg.MaxOps)
 
 	var wg sync.WaitGroup
 	for i := range terms {
 		w := &worker{
-			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d,
+			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
-			reconnects: &reconnects, pacer: pacer,
-		}
-		if cfg.MaxOps > 0 {
-			w.onMeasuredOp = func() {
-				if opsDone.Add(1) >= cfg.MaxOps {
-					maxOnce.Do(func() { close(maxOpsReached) })
-				}
-			}
-			w.measuring = func() bool { return reg.Phase() == metrics.Measure }
+			reconnects: &reconnects, pacer: pacer, budget: budget,
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); w.loop(runCtx) }()
+		go func() { defer wg.Done(); w.loop(softCtx, hardCtx) }()
 	}
 
 	// The ticker: the only goroutine that merges shards.
@@ -156,14 +149,26 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		res.Series = append(res.Series, t)
 		rep.add(t)
 	}
+	// finish closes the window: no new transactions start; those in flight
+	// complete (up to the grace period) and are counted in the phase they
+	// started in; then the final tick merges everything.
 	finish := func(interrupted bool) {
-		doTick() // drain what the old phase recorded
+		doTick()
 		if reg.Phase() == metrics.Measure {
 			res.MeasureTo = time.Now()
 		}
-		reg.SetPhase(metrics.Done)
 		res.Interrupted = interrupted
+		stopSoft()
+		grace := drainGrace
+		if interrupted {
+			grace = interruptGrace
+		}
+		if !waitTimeout(&wg, grace) {
+			stopHard()
+			waitTimeout(&wg, 5*time.Second)
+		}
 		doTick()
+		reg.SetPhase(metrics.Done)
 		if cfg.OnPhase != nil {
 			cfg.OnPhase("done")
 		}
@@ -180,13 +185,10 @@ loop:
 			if cfg.OnPhase != nil {
 				cfg.OnPhase("measure")
 			}
-			if runEnd == nil && cfg.Duration > 0 {
-				runEnd = time.After(cfg.Duration)
-			}
 		case <-runEnd:
 			finish(false)
 			break loop
-		case <-maxOpsReached:
+		case <-budget.exhausted:
 			finish(false)
 			break loop
 		case <-ctx.Done():
@@ -194,8 +196,6 @@ loop:
 			break loop
 		}
 	}
-	stop()
-	waitTimeout(&wg, 10*time.Second)
 	res.Reconnects = reconnects.Load()
 	res.Cumulative = reg.Cumulative()
 	if res.MeasureTo.IsZero() {
@@ -203,6 +203,12 @@ loop:
 	}
 	return res, nil
 }
+
+// Grace periods for transactions in flight when the window closes.
+const (
+	drainGrace     = 30 * time.Second
+	interruptGrace = 5 * time.Second
+)
 
 // openAll opens one connection per terminal, at most ConnectParallel at once.
 func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
@@ -251,12 +257,15 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 	return conns, nil
 }
 
-func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+// waitTimeout waits for wg at most d; it reports whether wg finished.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		return true
 	case <-time.After(d):
+		return false
 	}
 }
 
@@ -274,5 +283,3 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
-
-var errStopped = errors.New("stopped")

@@ -13,20 +13,22 @@ import (
 
 // worker is one terminal's goroutine.
 type worker struct {
-	id, n        int
-	cfg          *Config
-	wl           workload.Workload
-	dialer       Dialer
-	term         workload.Terminal
-	conn         target.Conn
-	rec          *metrics.Recorder
-	reconnects   *atomic.Int64
-	pacer        *ratePacer
-	onMeasuredOp func()
-	measuring    func() bool
+	id, n      int
+	cfg        *Config
+	wl         workload.Workload
+	dialer     Dialer
+	term       workload.Terminal
+	conn       target.Conn
+	reg        *metrics.Registry
+	rec        *metrics.Recorder
+	reconnects *atomic.Int64
+	pacer      *ratePacer
+	budget     *opBudget
 }
 
-func (w *worker) loop(ctx context.Context) {
+// loop runs transactions until soft ends. Sleeps and reconnects follow soft;
+// a transaction in flight runs on hard, which ends only after the drain grace.
+func (w *worker) loop(soft, hard context.Context) {
 	defer func() {
 		if w.term != nil {
 			w.term.Close()
@@ -36,26 +38,33 @@ func (w *worker) loop(ctx context.Context) {
 		}
 	}()
 	waiter, _ := w.term.(workload.Waiter)
-	for ctx.Err() == nil {
+	for soft.Err() == nil {
 		op := w.term.Next()
 		var start time.Time
 		if w.pacer != nil {
 			intended := w.pacer.next()
-			if !sleepCtx(ctx, time.Until(intended)) {
+			if !sleepCtx(soft, time.Until(intended)) {
 				return
 			}
 			start = intended // no coordinated omission: latency from intended start
 		} else {
 			if w.cfg.Wait && waiter != nil {
-				if !sleepCtx(ctx, waiter.Keying(op)) {
+				if !sleepCtx(soft, waiter.Keying(op)) {
 					return
 				}
 			}
 			start = time.Now()
 		}
-		outcome, err := w.attempt(ctx, op)
-		if ctx.Err() != nil && err != nil {
-			return // interrupted mid-transaction: not a database error
+		phase := w.reg.Phase()
+		if phase == metrics.Done || soft.Err() != nil {
+			return
+		}
+		if phase == metrics.Measure && !w.budget.take() {
+			return
+		}
+		outcome, err := w.attempt(hard, op)
+		if hard.Err() != nil && err != nil {
+			return // aborted after the grace period: not a database error
 		}
 		lat := time.Since(start)
 		class := target.ClassNone
@@ -63,18 +72,16 @@ func (w *worker) loop(ctx context.Context) {
 			class = target.Classify(err)
 			outcome = metrics.Failed
 		}
-		w.rec.Record(op, lat, outcome, class, w.term.Extras())
-		if w.onMeasuredOp != nil && err == nil && w.measuring() {
-			w.onMeasuredOp()
-		}
+		w.rec.RecordIn(phase, op, lat, outcome, class, w.term.Extras())
 		if class == target.ClassLostConnection {
-			if !w.reconnect(ctx) {
+			if !w.reconnect(soft) {
 				return
 			}
+			waiter, _ = w.term.(workload.Waiter)
 			continue
 		}
 		if w.cfg.Wait && waiter != nil && w.pacer == nil {
-			if !sleepCtx(ctx, waiter.Think(op)) {
+			if !sleepCtx(soft, waiter.Think(op)) {
 				return
 			}
 		}

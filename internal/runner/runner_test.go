@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
+)
+
+// fakeConn is a target.Conn that does nothing.
+type fakeConn struct{ target.Conn }
+
+func (fakeConn) Close() error          { return nil }
+func (fakeConn) ServerVersion() string { return "fake 1.0" }
+
+type fakeDialer struct{ fail atomic.Int64 }
+
+func (d *fakeDialer) Connect(ctx context.Context) (target.Conn, error) {
+	if d.fail.Load() > 0 {
+		d.fail.Add(-1)
+		return nil, errors.New("too many connections")
+	}
+	return fakeConn{}, nil
+}
+
+// fakeWL commits every op after a fixed service time and counts commits.
+type fakeWL struct {
+	service   time.Duration
+	committed atomic.Int64
+	failEvery int64
+	calls     atomic.Int64
+}
+
+func (w *fakeWL) Ops() []string    { return []string{"op"} }
+func (w *fakeWL) Extras() []string { return nil }
+func (w *fakeWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
+	return &fakeTerm{wl: w}, nil
+}
+
+type fakeTerm struct{ wl *fakeWL }
+
+func (t *fakeTerm) Next() int       { return 0 }
+func (t *fakeTerm) Extras() []int64 { return nil }
+func (t *fakeTerm) Close()          {}
+func (t *fakeTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	n := t.wl.calls.Add(1)
+	time.Sleep(t.wl.service) // deliberately ignores ctx: an in-flight transaction
+	if t.wl.failEvery > 0 && n%t.wl.failEvery == 0 {
+		return metrics.Failed, errors.New("boom")
+	}
+	t.wl.committed.Add(1)
+	return metrics.OK, nil
+}
+
+func TestRunCountsEqualCommits(t *testing.T) {
+	wl := &fakeWL{service: 7 * time.Millisecond}
+	res, err := Run(context.Background(), Config{Terminals: 8, Duration: 1500 * time.Millisecond}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Cumulative.Counts[0].OK
+	if got != wl.committed.Load() {
+		t.Fatalf("counted %d, committed %d: in-flight transactions lost at the window end", got, wl.committed.Load())
+	}
+	if s := res.MeasuredSeconds(); s < 1.4 || s > 1.7 {
+		t.Fatalf("measured %.2fs, want ~1.5s", s)
+	}
+}
+
+func TestRunWarmupExcluded(t *testing.T) {
+	wl := &fakeWL{service: 5 * time.Millisecond}
+	res, err := Run(context.Background(), Config{Terminals: 2, Warmup: 500 * time.Millisecond, Duration: time.Second}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Cumulative.Counts[0].OK
+	if got >= wl.committed.Load() || got == 0 {
+		t.Fatalf("measured %d of %d commits; warm-up must be excluded and the window counted", got, wl.committed.Load())
+	}
+	// 2 terminals x 1 s / 5 ms ≈ 400 in the window, ≈ 200 in warm-up.
+	if got < 250 || got > 450 {
+		t.Fatalf("measured %d, want ≈400", got)
+	}
+}
+
+func TestRunMaxOpsExact(t *testing.T) {
+	wl := &fakeWL{service: time.Millisecond}
+	res, err := Run(context.Background(), Config{Terminals: 4, MaxOps: 100}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Cumulative.Counts[0].OK; got != 100 {
+		t.Fatalf("ran %d ops, want exactly 100", got)
+	}
+}
+
+func TestRunErrorsClassifiedAndCounted(t *testing.T) {
+	wl := &fakeWL{service: time.Millisecond, failEvery: 10}
+	res, err := Run(context.Background(), Config{Terminals: 2, Duration: 500 * time.Millisecond}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Cumulative.Counts[0]
+	if c.Errors() == 0 || c.Errs[target.ClassOther] != c.Errors() {
+		t.Fatalf("errors %+v, want all in class other", c.Errs)
+	}
+	if c.OK+c.Errors() != wl.calls.Load() {
+		t.Fatalf("ok+errors = %d, calls %d", c.OK+c.Errors(), wl.calls.Load())
+	}
+}
+
+func TestRunInterruptKeepsMeasurement(t *testing.T) {
+	wl := &fakeWL{service: 2 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	res, err := Run(ctx, Config{Terminals: 2, Duration: time.Hour}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Interrupted || res.Cumulative.Counts[0].OK == 0 {
+		t.Fatalf("interrupted=%v ok=%d: want interrupted with measurements kept", res.Interrupted, res.Cumulative.Counts[0].OK)
+	}
+}
+
+func TestRunStartErrorReportedOnce(t *testing.T) {
+	d := &fakeDialer{}
+	d.fail.Store(3)
+	_, err := Run(context.Background(), Config{Terminals: 10, Duration: time.Second}, &fakeWL{}, d)
+	var se *StartError
+	if !errors.As(err, &se) || se.Failed != 3 || se.Total != 10 {
+		t.Fatalf("err = %v, want StartError 3 of 10", err)
+	}
+}
+
+func TestRatePacerSchedule(t *testing.T) {
+	start := time.Unix(0, 0)
+	p := newRatePacer(start, 1000)
+	for i := 0; i < 5; i++ {
+		if got, want := p.next().Sub(start), time.Duration(i)*time.Millisecond; got != want {
+			t.Fatalf("ticket %d at %v, want %v", i, got, want)
+		}
+	}
+}
+
+func TestConfigValidateReportsAll(t *testing.T) {
+	c := Config{Terminals: 0, Warmup: -1, Duration: -1, Rate: -1, MaxRetries: -1}
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, want := range []string{"terminals", "warm-up", "duration must not", "rate", "max-retries"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
