@@ -40,6 +40,12 @@ type Conn interface {
 	// write lock up front (BEGIN IMMEDIATE) so that writers queue on the busy
 	// timeout instead of failing on lock upgrade.
 	Begin(ctx context.Context, write bool) error
+	// Commit ends the transaction. Commit and Rollback ignore the
+	// cancellation of ctx (keeping its values) and are bounded by
+	// EndTxTimeout instead: an interrupted COMMIT may have committed while
+	// reporting failure, and a ROLLBACK that is never sent leaves locks held.
+	// If Commit fails, the transaction still counts as open, so the caller's
+	// Rollback is sent.
 	Commit(ctx context.Context) error
 	// Rollback aborts the open transaction; it is a no-op without one.
 	Rollback(ctx context.Context) error

@@ -524,3 +524,43 @@ func TestSQLiteCreatesDirectory(t *testing.T) {
 	}
 	mustExec(t, c, "CREATE TABLE x (id INT)")
 }
+
+func TestEndTxIgnoresCancel(t *testing.T) {
+	forEach(t, func(t *testing.T, tg *target.Target, mode target.StatementMode) {
+		_, c := testdb.Connect(t, tg, target.Options{StatementMode: mode})
+		table := "endtx_" + string(mode)
+		mustExec(t, c, "DROP TABLE IF EXISTS "+table)
+		mustExec(t, c, "CREATE TABLE "+table+" (id INT PRIMARY KEY)")
+		for i, commit := range []bool{true, false} {
+			ctx, cancel := context.WithCancel(context.Background())
+			if err := c.Begin(ctx, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Exec(ctx, "INSERT INTO "+table+" VALUES (?)", i); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			var err error
+			if commit {
+				err = c.Commit(ctx)
+			} else {
+				err = c.Rollback(ctx)
+			}
+			if err != nil {
+				t.Fatalf("commit=%v with cancelled ctx: %v", commit, err)
+			}
+		}
+		// Exactly the committed row exists and no transaction is left open.
+		if err := c.Begin(ctxT(t), true); err != nil {
+			t.Fatalf("begin after: %v", err)
+		}
+		var n int64
+		st := mustPrepare(t, c, "SELECT COUNT(*) FROM "+table)
+		if err := st.QueryRow(ctxT(t), []any{&n}); err != nil || n != 1 {
+			t.Fatalf("rows = %d, %v; want 1", n, err)
+		}
+		if err := c.Commit(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -175,7 +175,9 @@ func (c *pgConn) Begin(ctx context.Context, _ bool) error {
 // Commit ends the transaction; on failure the transaction counts as open so
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {
-	if _, err := c.conn.Exec(ctx, "commit"); err != nil {
+	ectx, cancel := endTxContext(ctx)
+	defer cancel()
+	if _, err := c.conn.Exec(ectx, "commit"); err != nil {
 		return err
 	}
 	c.inTx = false
@@ -187,7 +189,9 @@ func (c *pgConn) Rollback(ctx context.Context) error {
 		return nil
 	}
 	c.inTx = false
-	_, err := c.conn.Exec(ctx, "rollback")
+	ectx, cancel := endTxContext(ctx)
+	defer cancel()
+	_, err := c.conn.Exec(ectx, "rollback")
 	return err
 }
 

@@ -80,7 +80,9 @@ func (s *sqlConn) Begin(ctx context.Context, write bool) error {
 // considered open, so that the caller's Rollback really rolls back (SQLite
 // keeps a transaction open after SQLITE_BUSY on COMMIT).
 func (s *sqlConn) Commit(ctx context.Context) error {
-	if _, err := s.c.ExecContext(ctx, "COMMIT"); err != nil {
+	ectx, cancel := endTxContext(ctx)
+	defer cancel()
+	if _, err := s.c.ExecContext(ectx, "COMMIT"); err != nil {
 		return err
 	}
 	s.inTx = false
@@ -92,7 +94,9 @@ func (s *sqlConn) Rollback(ctx context.Context) error {
 		return nil
 	}
 	s.inTx = false
-	_, err := s.c.ExecContext(ctx, "ROLLBACK")
+	ectx, cancel := endTxContext(ctx)
+	defer cancel()
+	_, err := s.c.ExecContext(ectx, "ROLLBACK")
 	if err != nil && strings.Contains(err.Error(), "no transaction is active") {
 		return nil // SQLite already rolled back on its own
 	}
