@@ -64,8 +64,9 @@ func TestConcurrentRecordersMergeExactly(t *testing.T) {
 	r := NewRegistry([]string{"a"}, nil, workers)
 	r.SetPhase(Measure)
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
+	stop, tickerDone := make(chan struct{}), make(chan struct{})
 	go func() { // ticker running concurrently with recording
+		defer close(tickerDone)
 		for {
 			select {
 			case <-stop:
@@ -87,6 +88,7 @@ func TestConcurrentRecordersMergeExactly(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
+	<-tickerDone // Tick is single-goroutine by contract
 	r.Tick()
 	if got := r.Cumulative().Counts[0].OK; got != workers*each {
 		t.Fatalf("merged %d, want %d", got, workers*each)
