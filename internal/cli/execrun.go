@@ -143,15 +143,13 @@ func seriesOf(res *runner.Result, ops []string) []results.Interval {
 		}
 		var n int64
 		for i, name := range ops {
-			c := t.Snap.Counts[i]
-			cnt := c.OK + c.Rollback
-			n += cnt
-			iv.Errors += c.Errors()
-			if cnt == 0 && c.Errors() == 0 {
+			o := t.Ops[i]
+			n += o.Count
+			iv.Errors += o.Errors
+			if o.Count == 0 && o.Errors == 0 {
 				continue
 			}
-			l := results.LatencyOf(t.Snap.OKHist[i])
-			iv.Ops[name] = results.IntervalOp{Count: cnt, Errors: c.Errors(), AvgMS: round3(l.Avg), P95MS: l.P95, P99MS: l.P99}
+			iv.Ops[name] = results.IntervalOp{Count: o.Count, Errors: o.Errors, AvgMS: round3(o.AvgMS), P95MS: o.P95MS, P99MS: o.P99MS}
 		}
 		iv.TPS = round3(float64(n) / dt)
 		out = append(out, iv)

@@ -98,6 +98,7 @@ type Registry struct {
 
 	// Owned by the ticker goroutine (Tick / Final callers).
 	cum *Snapshot
+	iv  *Snapshot // reused interval snapshot
 }
 
 // NewRegistry creates a registry for the named operation types and extra
@@ -216,8 +217,13 @@ func (r *Registry) Cumulative() *Snapshot { return r.cum }
 // Tick drains every shard into one interval snapshot (warm-up and measured
 // samples together, for live display and the per-interval series) and adds
 // the measured part to the cumulative result. Call it from one goroutine.
+// The returned snapshot is reused: it is valid until the next Tick.
 func (r *Registry) Tick() *Snapshot {
-	iv := newSnapshot(len(r.ops), len(r.extras))
+	if r.iv == nil {
+		r.iv = newSnapshot(len(r.ops), len(r.extras))
+	}
+	iv := r.iv
+	iv.reset()
 	for _, s := range r.shards {
 		s.mu.Lock()
 		mergeInto(iv, s.warm)
@@ -257,13 +263,12 @@ func mergeHist(dst **hdr.Histogram, src *hdr.Histogram) {
 	(*dst).Merge(src)
 }
 
-// Merge returns a new snapshot holding the sum of snaps.
-func Merge(nOps, nExtra int, snaps ...*Snapshot) *Snapshot {
-	out := newSnapshot(nOps, nExtra)
-	for _, s := range snaps {
-		if s != nil {
-			mergeInto(out, s)
-		}
-	}
-	return out
-}
+// NewSnapshot returns an empty snapshot for nOps operation types and nExtra
+// extra counters.
+func NewSnapshot(nOps, nExtra int) *Snapshot { return newSnapshot(nOps, nExtra) }
+
+// Add merges src into s.
+func (s *Snapshot) Add(src *Snapshot) { mergeInto(s, src) }
+
+// Reset empties s, keeping its histograms allocated.
+func (s *Snapshot) Reset() { s.reset() }

@@ -11,7 +11,7 @@ type reporter struct {
 	cfg     *Config
 	reg     *metrics.Registry
 	started time.Time
-	acc     []Tick
+	acc     *metrics.Snapshot // merged ticks of the current report window (reused)
 	last    time.Time
 }
 
@@ -19,18 +19,17 @@ func newReporter(cfg *Config, reg *metrics.Registry, started time.Time) *reporte
 	return &reporter{cfg: cfg, reg: reg, started: started, last: started}
 }
 
-func (r *reporter) add(t Tick) {
+func (r *reporter) add(s *metrics.Snapshot) {
 	if r.cfg.OnReport == nil || r.cfg.ReportInterval <= 0 {
 		return
 	}
-	r.acc = append(r.acc, t)
+	if r.acc == nil {
+		r.acc = metrics.NewSnapshot(len(r.reg.Ops()), len(r.reg.Extras()))
+	}
+	r.acc.Add(s)
 	now := time.Now()
 	if now.Sub(r.last) < r.cfg.ReportInterval-50*time.Millisecond {
 		return
-	}
-	snaps := make([]*metrics.Snapshot, len(r.acc))
-	for i, a := range r.acc {
-		snaps[i] = a.Snap
 	}
 	phase := "warmup"
 	if r.reg.Phase() == metrics.Measure {
@@ -38,9 +37,8 @@ func (r *reporter) add(t Tick) {
 	}
 	r.cfg.OnReport(Report{
 		Elapsed: now.Sub(r.started), Phase: phase, Seconds: now.Sub(r.last).Seconds(),
-		Snap: metrics.Merge(len(r.reg.Ops()), len(r.reg.Extras()), snaps...), OpNames: r.reg.Ops(),
-		Terminal: r.cfg.Terminals,
+		Snap: r.acc, OpNames: r.reg.Ops(), Terminal: r.cfg.Terminals,
 	})
-	r.acc = r.acc[:0]
+	r.acc.Reset()
 	r.last = now
 }

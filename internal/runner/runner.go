@@ -39,11 +39,37 @@ func (r *Result) MeasuredSeconds() float64 {
 	return r.MeasureTo.Sub(r.MeasureFrom).Seconds()
 }
 
-// Tick is one second of the run.
+// Tick is one second of the run, summarized when it ended (histograms are
+// not kept, so a long run's series stays small).
 type Tick struct {
 	T        float64 // seconds since Started, at the end of the tick
 	Measured bool    // the tick is inside the measurement window
-	Snap     *metrics.Snapshot
+	Ops      []TickOp
+}
+
+// TickOp is one operation type within one tick.
+type TickOp struct {
+	Count  int64 // successful, including workload-defined rollbacks
+	Errors int64
+	AvgMS  float64
+	P95MS  float64
+	P99MS  float64
+}
+
+// summarizeTick turns an interval snapshot into per-op figures.
+func summarizeTick(s *metrics.Snapshot) []TickOp {
+	ops := make([]TickOp, len(s.Counts))
+	for i := range s.Counts {
+		c := &s.Counts[i]
+		o := TickOp{Count: c.OK + c.Rollback, Errors: c.Errors()}
+		if h := s.OKHist[i]; h != nil && h.TotalCount() > 0 {
+			o.AvgMS = h.Mean() / 1000
+			o.P95MS = float64(h.ValueAtQuantile(95)) / 1000
+			o.P99MS = float64(h.ValueAtQuantile(99)) / 1000
+		}
+		ops[i] = o
+	}
+	return ops
 }
 
 // Report is a live line: the last ReportInterval.
@@ -51,7 +77,7 @@ type Report struct {
 	Elapsed  time.Duration
 	Phase    string
 	Seconds  float64
-	Snap     *metrics.Snapshot
+	Snap     *metrics.Snapshot // valid only during the OnReport call
 	OpNames  []string
 	Terminal int
 }
@@ -145,9 +171,8 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	doTick := func() {
 		measured := reg.Phase() == metrics.Measure
 		s := reg.Tick()
-		t := Tick{T: time.Since(res.Started).Seconds(), Measured: measured, Snap: s}
-		res.Series = append(res.Series, t)
-		rep.add(t)
+		res.Series = append(res.Series, Tick{T: time.Since(res.Started).Seconds(), Measured: measured, Ops: summarizeTick(s)})
+		rep.add(s)
 	}
 	// finish closes the window: no new transactions start; those in flight
 	// complete (up to the grace period) and are counted in the phase they
