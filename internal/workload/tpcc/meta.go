@@ -122,7 +122,9 @@ const prepareHint = "run `benchpress tpcc prepare` first"
 // ReadMeta reads the metadata of the data set loaded under scheme n. A
 // missing metadata table wraps workload.ErrNotPrepared, or
 // workload.ErrSchemeMismatch when the tables of another scheme are there; a
-// load that did not finish wraps ErrNotPrepared.
+// load that did not finish wraps ErrNotPrepared; metadata written by a load
+// under another scheme (the metadata table is shared) wraps
+// ErrSchemeMismatch.
 func ReadMeta(ctx context.Context, conn target.Conn, n Names) (Meta, error) {
 	have, err := listTables(ctx, conn)
 	if err != nil {
@@ -143,7 +145,12 @@ func ReadMeta(ctx context.Context, conn target.Conn, n Names) (Meta, error) {
 		return Meta{}, fmt.Errorf("%w: the last load did not finish (status %q); %s with --drop",
 			workload.ErrNotPrepared, kv[keyStatus], prepareHint)
 	}
-	return parseMeta(kv)
+	m, err := parseMeta(kv)
+	if err == nil && m.Scheme != n.Scheme {
+		err = fmt.Errorf("%w: --names %s but the data set was loaded with --names %s",
+			workload.ErrSchemeMismatch, n.Scheme, m.Scheme)
+	}
+	return m, err
 }
 
 func parseMeta(kv map[string]string) (Meta, error) {

@@ -197,6 +197,15 @@ func TestReadMetaErrors(t *testing.T) {
 			if _, err := ReadMeta(ctx, conn, bm); !errors.Is(err, workload.ErrNotPrepared) {
 				t.Errorf("ReadMeta on an unfinished load: %v, want ErrNotPrepared", err)
 			}
+			if err := setMeta(ctx, conn, bm, keyStatus, statusComplete); err != nil {
+				t.Fatal(err)
+			}
+			if m, err := ReadMeta(ctx, conn, bm); err != nil || m.Warehouses != 2 || m.Seed != 7 {
+				t.Errorf("ReadMeta(bmsql) = %+v, %v", m, err)
+			}
+			if _, err := ReadMeta(ctx, conn, std); !errors.Is(err, workload.ErrSchemeMismatch) {
+				t.Errorf("ReadMeta(standard) on bmsql metadata: %v, want ErrSchemeMismatch", err)
+			}
 		})
 	}
 }

@@ -151,21 +151,15 @@ func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) 
 // allTables returns the data tables and the metadata table of n.
 func allTables(n Names) []string { return append(n.Tables(), n.Meta) }
 
-// dropTables drops the scheme's tables that exist, referencing tables first.
+// dropTables drops the scheme's tables (DROP TABLE IF EXISTS, so it is
+// idempotent and tolerates a concurrent drop), referencing tables first.
 func dropTables(ctx context.Context, conn target.Conn, n Names) error {
-	have, err := listTables(ctx, conn)
-	if err != nil {
-		return err
-	}
 	names := []string{n.Meta}
 	for i := len(createOrder) - 1; i >= 0; i-- {
 		names = append(names, createOrder[i].physical(n))
 	}
 	for _, t := range names {
-		if !have[strings.ToLower(t)] {
-			continue
-		}
-		q := "DROP TABLE " + t
+		q := "DROP TABLE IF EXISTS " + t
 		if conn.Kind() == target.Postgres {
 			q += " CASCADE"
 		}
