@@ -12,6 +12,8 @@
 // skips (For) or is left out with a log line (All, Targets), unless
 // BP_REQUIRE_DBS=1, which turns both into test failures so CI never skips
 // silently. Any other problem (wrong password, no privilege) fails the test.
+// BP_TEST_DB_SUFFIX, when set, is appended to the database names so that
+// concurrent checkouts sharing the servers stay apart.
 package testdb
 
 import (
@@ -34,6 +36,9 @@ const (
 	EnvMySQL   = "BP_TEST_MYSQL"
 	EnvPG      = "BP_TEST_PG"
 	EnvRequire = "BP_REQUIRE_DBS"
+	// EnvSuffix, when set, is appended to every database name, so that two
+	// checkouts testing against the same servers at once do not collide.
+	EnvSuffix = "BP_TEST_DB_SUFFIX"
 )
 
 // Default server URLs, matching scripts/db-setup.sh.
@@ -133,7 +138,7 @@ func required() bool { return os.Getenv(EnvRequire) == "1" }
 
 // get returns the target, or a skip reason, or a hard error.
 func get(t testing.TB, kind target.Kind, name string) (*target.Target, string, error) {
-	db := DBName(name)
+	db := DBName(name + os.Getenv(EnvSuffix))
 	if kind == target.SQLite {
 		path := filepath.Join(t.TempDir(), db+".db")
 		return &target.Target{Kind: target.SQLite, Endpoints: []string{path}}, "", nil

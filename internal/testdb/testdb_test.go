@@ -98,3 +98,12 @@ func TestTargets(t *testing.T) {
 		t.Logf("only %d of %d kinds available", len(tgs), len(Kinds))
 	}
 }
+
+func TestSuffix(t *testing.T) {
+	t.Setenv(EnvSuffix, "_alice")
+	for _, tg := range All(t, "sfx") {
+		if tg.Kind != target.SQLite && tg.Database != "bp_t_sfx_alice" {
+			t.Errorf("%s database %q, want bp_t_sfx_alice", tg.Kind, tg.Database)
+		}
+	}
+}
