@@ -8,6 +8,7 @@ import (
 	"benchpress/internal/sweep"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
+	"benchpress/internal/workload/tpcc"
 )
 
 // Exit codes scripts can rely on (documented in README.md "Exit codes").
@@ -39,9 +40,6 @@ func usagef(format string, args ...any) error {
 // ErrInterrupted is returned after a run stopped by a signal wrote its results.
 var ErrInterrupted = errors.New("interrupted")
 
-// ErrTablesExist is returned by prepare when data exists and --drop was not given.
-var ErrTablesExist = errors.New("tables already exist")
-
 // ExitCode maps an error returned by a command to the process exit code.
 func ExitCode(err error) int {
 	if err == nil {
@@ -69,7 +67,7 @@ func ExitCode(err error) int {
 		return ExitUnreachable
 	case errors.Is(err, workload.ErrNotPrepared):
 		return ExitNotPrepared
-	case errors.Is(err, workload.ErrScaleMismatch), errors.Is(err, workload.ErrSchemeMismatch), errors.Is(err, ErrTablesExist):
+	case errors.Is(err, workload.ErrScaleMismatch), errors.Is(err, workload.ErrSchemeMismatch), errors.Is(err, tpcc.ErrTablesExist):
 		return ExitMismatch
 	case errors.Is(err, workload.ErrCheckFailed):
 		return ExitCheckFailed
