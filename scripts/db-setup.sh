@@ -34,6 +34,7 @@ cat > /tmp/benchpress-mariadb.cnf <<'CNF'
 bind-address = 127.0.0.1
 port = 3306
 max_connections = 4200
+max_prepared_stmt_count = 1048576
 local_infile = 1
 innodb_buffer_pool_size = 1G
 innodb_log_file_size = 512M
@@ -61,6 +62,7 @@ GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1';
 GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost';
 SET GLOBAL max_connections = 4200;
 SET GLOBAL local_infile = 1;
+SET GLOBAL max_prepared_stmt_count = 1048576;
 FLUSH PRIVILEGES;
 SQL
 log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
