@@ -6,10 +6,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/go-sql-driver/mysql"
 
 	"benchpress/internal/cli"
 )
@@ -20,6 +24,10 @@ var version = ""
 func main() { os.Exit(run()) }
 
 func run() int {
+	// The MySQL driver logs lost connections to stderr by itself; benchpress
+	// classifies and counts them, so the driver's own log would only garble
+	// the live lines.
+	_ = mysql.SetLogger(log.New(io.Discard, "", 0))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
