@@ -23,6 +23,7 @@ type Dialer interface {
 type Session struct {
 	Conn  target.Conn
 	stmts map[string]target.Stmt
+	bulk  *bulkState // load method and fallback state shared by a load's sessions
 }
 
 // NewSession wraps conn.
@@ -99,6 +100,8 @@ type Options struct {
 	Progress func(Progress)
 	// Interval between progress reports (default 1s).
 	Interval time.Duration
+	// Method selects the write path of Write (default MethodAuto).
+	Method Method
 	// Finish, if set, runs inside each unit's transaction after its rows, so
 	// that recording the unit as done commits atomically with its data.
 	Finish func(ctx context.Context, s *Session, u *Unit) error
@@ -110,6 +113,12 @@ type Stats struct {
 	Bytes   int64
 	Units   int
 	Elapsed time.Duration
+	// Methods maps each table written with Write to the path(s) used
+	// ("LOAD DATA", "COPY", "INSERT", or e.g. "INSERT+LOAD DATA").
+	Methods map[string]string
+	// Warnings are notes for the user, e.g. the fallback to INSERT when
+	// MySQL refused local infile (reported once).
+	Warnings []string
 }
 
 type unitState struct {
@@ -132,6 +141,7 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 	sort.SliceStable(order, func(i, j int) bool { return order[i].u.EstRows > order[j].u.EstRows })
 	threads = min(threads, max(len(order), 1))
 
+	bulk := newBulkState(opts.Method)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan *unitState)
@@ -154,6 +164,7 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 			}
 			defer conn.Close()
 			s := NewSession(conn)
+			s.bulk = bulk
 			for st := range work {
 				if err := runUnit(ctx, s, st, opts.Finish); err != nil {
 					fail(err)
@@ -182,7 +193,11 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 			firstErr = errors.New("load: workers exited before all units were done")
 		}
 	}
-	return Stats{Rows: p.Rows, Bytes: p.Bytes, Units: p.UnitsDone, Elapsed: time.Since(start)}, firstErr
+	bulk.mu.Lock()
+	warnings := append([]string(nil), bulk.warnings...)
+	bulk.mu.Unlock()
+	return Stats{Rows: p.Rows, Bytes: p.Bytes, Units: p.UnitsDone, Elapsed: time.Since(start),
+		Methods: bulk.methods(), Warnings: warnings}, firstErr
 }
 
 func runUnit(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {

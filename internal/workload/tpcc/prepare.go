@@ -24,7 +24,10 @@ type PrepareConfig struct {
 	Drop       bool   // drop the scheme's tables (and metadata) first
 	FK         bool   // add the optional foreign keys of reference §1.4 after the load
 	Names      Names
-	Progress   func(load.Progress)
+	// Method is the write path (load.MethodAuto: LOAD DATA / COPY where
+	// allowed, INSERT otherwise).
+	Method   load.Method
+	Progress func(load.Progress)
 	// Now is the load timestamp (default time.Now); tests pin it.
 	Now func() time.Time
 }
@@ -39,7 +42,9 @@ type PrepareStats struct {
 	Indexes  time.Duration // secondary indexes and foreign keys
 	Total    time.Duration
 	Threads  int
-	Warnings []string // e.g. foreign keys skipped on SQLite
+	Warnings []string // e.g. foreign keys skipped on SQLite, INSERT fallback
+	// Methods maps each loaded table to the write path(s) used.
+	Methods map[string]string
 }
 
 // Prepare creates and loads a TPC-C data set of cfg.Warehouses warehouses
@@ -102,6 +107,7 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	units := Units(meta, n, threads)
 	ls, err := load.Run(ctx, d, units, load.Options{
 		Threads:  threads,
+		Method:   cfg.Method,
 		Progress: cfg.Progress,
 		Finish: func(ctx context.Context, s *load.Session, u *load.Unit) error {
 			_, err := s.Conn.Exec(ctx, "INSERT INTO "+n.Meta+" (meta_key, meta_value) VALUES (?, ?)", u.Key, "done")
@@ -109,6 +115,8 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 		},
 	})
 	st.Rows, st.Bytes, st.Units, st.Load = ls.Rows, ls.Bytes, ls.Units, ls.Elapsed
+	st.Methods = ls.Methods
+	st.Warnings = append(st.Warnings, ls.Warnings...)
 	if err != nil {
 		return st, fmt.Errorf("tpcc load: %w", err)
 	}
@@ -186,7 +194,7 @@ func Units(meta Meta, n Names, threads int) []load.Unit {
 		table := t.physical(n)
 		units = append(units, load.Unit{Key: key, Table: table, EstRows: est,
 			Run: func(ctx context.Context, s *load.Session, c *load.Counter) (int64, error) {
-				rows, err := load.Insert(ctx, s, table, newSource(t, p, sp), c)
+				rows, err := load.Write(ctx, s, table, newSource(t, p, sp), c)
 				if err != nil {
 					return rows, fmt.Errorf("load %s warehouses %d-%d: %w", table, sp.wlo, sp.whi, err)
 				}

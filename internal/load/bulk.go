@@ -1,0 +1,195 @@
+package load
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+
+	"benchpress/internal/target"
+)
+
+// Method selects how rows reach the server.
+type Method string
+
+const (
+	// MethodAuto streams with the server's bulk path where it is allowed
+	// (LOAD DATA LOCAL INFILE on MySQL, COPY on PostgreSQL) and falls back
+	// to batched INSERT when MySQL refuses local infile; SQLite always uses
+	// prepared INSERTs.
+	MethodAuto Method = "auto"
+	// MethodBulk requires the bulk path (an error if the server refuses it;
+	// SQLite still uses INSERT, it has no bulk path).
+	MethodBulk Method = "bulk"
+	// MethodInsert uses batched multi-row INSERTs everywhere.
+	MethodInsert Method = "insert"
+)
+
+// ParseMethod checks a --load-method value ("" means auto).
+func ParseMethod(s string) (Method, error) {
+	switch m := Method(strings.ToLower(s)); m {
+	case "":
+		return MethodAuto, nil
+	case MethodAuto, MethodBulk, MethodInsert:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown load method %q (want auto, bulk or insert)", s)
+}
+
+// Names of the write paths, as reported per table.
+const (
+	PathLoadData = "LOAD DATA"
+	PathCopy     = "COPY"
+	PathInsert   = "INSERT"
+)
+
+// bulkState is shared by the sessions of one load: the method, whether
+// MySQL refused local infile (then every later unit uses INSERT), the
+// warnings, and the paths used per table.
+type bulkState struct {
+	method   Method
+	refused  atomic.Bool
+	mu       sync.Mutex
+	warnings []string
+	paths    map[string]map[string]bool
+}
+
+func newBulkState(m Method) *bulkState {
+	if m == "" {
+		m = MethodAuto
+	}
+	return &bulkState{method: m, paths: map[string]map[string]bool{}}
+}
+
+func (b *bulkState) used(table, path string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.paths[table] == nil {
+		b.paths[table] = map[string]bool{}
+	}
+	b.paths[table][path] = true
+}
+
+func (b *bulkState) warn(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.warnings = append(b.warnings, msg)
+}
+
+// methods returns table -> path(s) used, e.g. "LOAD DATA" or "LOAD DATA+INSERT".
+func (b *bulkState) methods() map[string]string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make(map[string]string, len(b.paths))
+	for t, set := range b.paths {
+		var ps []string
+		for p := range set {
+			ps = append(ps, p)
+		}
+		sort.Strings(ps)
+		out[t] = strings.Join(ps, "+")
+	}
+	return out
+}
+
+// LocalInfileWarning is the one warning printed when MySQL refuses LOAD DATA
+// LOCAL INFILE and the load falls back to INSERT.
+const LocalInfileWarning = "the MySQL server refused LOAD DATA LOCAL INFILE (%v); " +
+	"loading the rest with batched INSERT, which is several times slower. " +
+	"Enable bulk loading on the server with `SET GLOBAL local_infile=1` (or local_infile=1 in its configuration)"
+
+// execLoadData runs a LOAD DATA statement on conn; tests replace it to
+// simulate a server that refuses local infile.
+var execLoadData = func(ctx context.Context, conn *sql.Conn, q string) error {
+	_, err := conn.ExecContext(ctx, q)
+	return err
+}
+
+// readerSeq makes LOAD DATA reader-handler names unique in the process.
+var readerSeq atomic.Uint64
+
+// Write writes every row of src into table inside the caller's transaction,
+// with the session's load method: LOAD DATA LOCAL INFILE streamed from a
+// registered reader on MySQL, COPY FROM STDIN (CSV) on PostgreSQL, batched
+// INSERT on SQLite, with --load-method insert, or after MySQL refused local
+// infile under MethodAuto. It returns the rows written.
+func Write(ctx context.Context, s *Session, table string, src RowSource, c *Counter) (int64, error) {
+	b := s.bulk
+	if b == nil {
+		b = newBulkState(MethodAuto)
+		s.bulk = b
+	}
+	kind := s.Conn.Kind()
+	if b.method == MethodInsert || kind == target.SQLite || (kind == target.MySQL && b.refused.Load()) {
+		b.used(table, PathInsert)
+		return Insert(ctx, s, table, src, c)
+	}
+	switch kind {
+	case target.MySQL:
+		conn, ok := s.Conn.Raw().(*sql.Conn)
+		if !ok {
+			break
+		}
+		rd := NewCSVReader(src, CSVMySQL, c)
+		err := loadData(ctx, conn, table, src.Columns(), rd)
+		if err == nil {
+			b.used(table, PathLoadData)
+			return rd.Rows(), nil
+		}
+		if IsLocalInfileRefused(err) && rd.Rows() == 0 && b.method == MethodAuto {
+			if b.refused.CompareAndSwap(false, true) {
+				b.warn(fmt.Sprintf(LocalInfileWarning, err))
+			}
+			b.used(table, PathInsert)
+			return Insert(ctx, s, table, src, c)
+		}
+		if IsLocalInfileRefused(err) {
+			return rd.Rows(), fmt.Errorf("LOAD DATA LOCAL INFILE into %s: %w (enable it with `SET GLOBAL local_infile=1` or use --load-method insert)", table, err)
+		}
+		return rd.Rows(), fmt.Errorf("LOAD DATA LOCAL INFILE into %s: %w", table, err)
+	case target.Postgres:
+		conn, ok := s.Conn.Raw().(*pgx.Conn)
+		if !ok {
+			break
+		}
+		rd := NewCSVReader(src, CSVPostgres, c)
+		q := "COPY " + table + " (" + strings.Join(src.Columns(), ",") + ") FROM STDIN WITH (FORMAT csv)"
+		if _, err := conn.PgConn().CopyFrom(ctx, rd, q); err != nil {
+			return rd.Rows(), fmt.Errorf("COPY into %s: %w", table, err)
+		}
+		b.used(table, PathCopy)
+		return rd.Rows(), nil
+	}
+	b.used(table, PathInsert)
+	return Insert(ctx, s, table, src, c)
+}
+
+// loadData streams rd into table with LOAD DATA LOCAL INFILE 'Reader::name'.
+func loadData(ctx context.Context, conn *sql.Conn, table string, cols []string, rd io.Reader) error {
+	name := fmt.Sprintf("benchpress-%d", readerSeq.Add(1))
+	mysql.RegisterReaderHandler(name, func() io.Reader { return rd })
+	defer mysql.DeregisterReaderHandler(name)
+	q := "LOAD DATA LOCAL INFILE 'Reader::" + name + "' INTO TABLE " + table +
+		" CHARACTER SET utf8mb4 FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' ESCAPED BY '\\\\'" +
+		" LINES TERMINATED BY '\\n' (" + strings.Join(cols, ",") + ")"
+	return execLoadData(ctx, conn, q)
+}
+
+// IsLocalInfileRefused reports whether err is MySQL/MariaDB refusing LOAD
+// DATA LOCAL INFILE (error 1148 or 3948, or local infile disabled).
+func IsLocalInfileRefused(err error) bool {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && (me.Number == 1148 || me.Number == 3948) {
+		return true
+	}
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "local infile") || strings.Contains(s, "loading local data is disabled")
+}
