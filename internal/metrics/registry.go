@@ -272,3 +272,14 @@ func (s *Snapshot) Add(src *Snapshot) { mergeInto(s, src) }
 
 // Reset empties s, keeping its histograms allocated.
 func (s *Snapshot) Reset() { s.reset() }
+
+// Merge returns a new snapshot holding the sum of snaps.
+func Merge(nOps, nExtra int, snaps ...*Snapshot) *Snapshot {
+	out := newSnapshot(nOps, nExtra)
+	for _, s := range snaps {
+		if s != nil {
+			mergeInto(out, s)
+		}
+	}
+	return out
+}
