@@ -152,12 +152,11 @@ func (p *parser) option(v *yaml.Node, where, key string) (string, bool) {
 // fmtDur formats a duration compactly for plans and dry runs ("2m", "30s").
 func fmtDur(d time.Duration) string {
 	s := d.String()
-	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
-	}
-	if s == "" {
-		return "0s"
 	}
 	return s
 }
