@@ -42,9 +42,26 @@ Start with:
 	for _, add := range extraCommands {
 		root.AddCommand(add(app))
 	}
-	// Unknown subcommands and bad args are usage errors too.
-	root.Args = cobra.NoArgs
+	groupCommand(root)
 	return root
+}
+
+// groupCommand makes a command that only holds subcommands print its help
+// when called bare, and fail with a usage error (exit 2) on an unknown
+// subcommand, for itself and every group below it.
+func groupCommand(cmd *cobra.Command) {
+	if cmd.HasSubCommands() && cmd.RunE == nil && cmd.Run == nil {
+		cmd.Args = cobra.ArbitraryArgs
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for %q (see %s --help)", args[0], c.CommandPath(), c.CommandPath())
+			}
+			return c.Help()
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		groupCommand(sub)
+	}
 }
 
 // extraCommands are registered by other files of this package (sysbench,
