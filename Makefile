@@ -1,6 +1,6 @@
 .PHONY: build test quickstart
 build:
-	go build -o bin/benchpress ./cmd/benchpress
+	CGO_ENABLED=0 go build -o bin/benchpress ./cmd/benchpress
 test:
 	bash scripts/test.sh
 quickstart:
