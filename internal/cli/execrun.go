@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"benchpress/internal/results"
@@ -197,4 +198,37 @@ func writeJSON(app *App, path string, run *results.Run) error {
 	}
 	fmt.Fprintf(app.Err, "result written to %s\n", path)
 	return nil
+}
+
+// finishRun is the common tail of every `run` command: print the result with
+// print, save it as JSON when asked, and report a run in which nothing
+// succeeded (what names the unit: "transaction", "event", "operation").
+func finishRun(app *App, run *results.Run, err error, jsonPath, what string, print func(io.Writer, *results.Run)) error {
+	if run == nil {
+		return err
+	}
+	print(app.Out, run)
+	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
+		err = jerr
+	}
+	if err == nil && run.Summary.Transactions == 0 {
+		return fmt.Errorf("no %s succeeded in the measurement window", what)
+	}
+	return err
+}
+
+// withAdmin resolves tf, opens one admin session and runs fn with it; the
+// session and the connector are closed afterwards.
+func withAdmin(ctx context.Context, app *App, tf *targetFlags, fn func(conn *target.Connector, admin target.Conn) error) error {
+	conn, err := tf.connect(app)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	admin, err := conn.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	return fn(conn, admin)
 }

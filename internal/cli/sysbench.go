@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -254,17 +253,10 @@ func newSysbenchCleanupCmd(app *App) *cobra.Command {
 			if c.opts.Tables < 1 {
 				return usagef("--tables must be >= 1 (got %d)", c.opts.Tables)
 			}
-			conn, err := c.tf.connect(app)
+			err := withAdmin(cmd.Context(), app, &c.tf, func(_ *target.Connector, admin target.Conn) error {
+				return sysbench.Cleanup(cmd.Context(), admin, c.opts)
+			})
 			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			admin, err := adminConn(cmd.Context(), conn)
-			if err != nil {
-				return err
-			}
-			defer admin.Close()
-			if err := sysbench.Cleanup(cmd.Context(), admin, c.opts); err != nil {
 				return err
 			}
 			fmt.Fprintf(app.Out, "dropped sbtest1..sbtest%d\n", c.opts.Tables)
@@ -370,17 +362,8 @@ with the same --tables and --table-size (exit code 6 if missing, 7 if the size d
 				return err
 			}
 			run, err := runSysbench(cmd.Context(), app, &f, test, false)
-			if run != nil {
-				pcts, _ := parsePercentiles(f.percentile)
-				printSysbench(app.Out, run, pcts)
-				if jerr := writeJSON(app, f.jsonPath, run); jerr != nil && err == nil {
-					err = jerr
-				}
-			}
-			if err == nil && run != nil && run.Summary.Transactions == 0 {
-				return errors.New("no event succeeded in the measurement window")
-			}
-			return err
+			pcts, _ := parsePercentiles(f.percentile)
+			return finishRun(app, run, err, f.jsonPath, "event", func(w io.Writer, r *results.Run) { printSysbench(w, r, pcts) })
 		},
 	}
 	f.register(cmd.Flags())

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -192,16 +191,7 @@ func newTPCCRunCmd(app *App) *cobra.Command {
 		Args: noArgsUsage,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			run, err := runTPCC(cmd.Context(), app, &f, false)
-			if run != nil {
-				printSummary(app.Out, run)
-				if jerr := writeJSON(app, f.jsonPath, run); jerr != nil && err == nil {
-					err = jerr
-				}
-			}
-			if err == nil && run != nil && run.Summary.Transactions == 0 {
-				return errors.New("no transaction succeeded in the measurement window")
-			}
-			return err
+			return finishRun(app, run, err, f.jsonPath, "transaction", printSummary)
 		},
 	}
 	f.register(cmd.Flags())
@@ -343,27 +333,19 @@ Exit code 8 if any condition is violated.`,
 			if err != nil {
 				return err
 			}
-			conn, err := c.tf.connect(app)
-			if err != nil {
-				return err
-			}
-			defer conn.Close()
 			ctx := cmd.Context()
-			admin, err := adminConn(ctx, conn)
-			if err != nil {
+			return withAdmin(ctx, app, &c.tf, func(_ *target.Connector, admin target.Conn) error {
+				if _, err := tpcc.ReadMeta(ctx, admin, names); err != nil {
+					return err
+				}
+				start := time.Now()
+				checks, err := tpcc.Check(ctx, admin, names, all)
+				printChecks(app.Out, checks)
+				if err == nil {
+					fmt.Fprintf(app.Out, "consistency check passed (%d conditions, %.1fs)\n", len(checks), time.Since(start).Seconds())
+				}
 				return err
-			}
-			defer admin.Close()
-			if _, err := tpcc.ReadMeta(ctx, admin, names); err != nil {
-				return err
-			}
-			start := time.Now()
-			checks, err := tpcc.Check(ctx, admin, names, all)
-			printChecks(app.Out, checks)
-			if err == nil {
-				fmt.Fprintf(app.Out, "consistency check passed (%d conditions, %.1fs)\n", len(checks), time.Since(start).Seconds())
-			}
-			return err
+			})
 		},
 	}
 	c.register(cmd.Flags())
@@ -383,17 +365,10 @@ func newTPCCCleanupCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			conn, err := c.tf.connect(app)
+			err = withAdmin(cmd.Context(), app, &c.tf, func(_ *target.Connector, admin target.Conn) error {
+				return tpcc.Cleanup(cmd.Context(), admin, names)
+			})
 			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			admin, err := adminConn(cmd.Context(), conn)
-			if err != nil {
-				return err
-			}
-			defer admin.Close()
-			if err := tpcc.Cleanup(cmd.Context(), admin, names); err != nil {
 				return err
 			}
 			fmt.Fprintln(app.Out, "TPC-C tables dropped")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +16,7 @@ import (
 
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
+	"benchpress/internal/target"
 	"benchpress/internal/workload/ycsb"
 )
 
@@ -244,17 +244,10 @@ func newYCSBCleanupCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			conn, err := c.tf.connect(app)
+			err = withAdmin(cmd.Context(), app, &c.tf, func(_ *target.Connector, admin target.Conn) error {
+				return ycsb.Cleanup(cmd.Context(), admin, p)
+			})
 			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			admin, err := adminConn(cmd.Context(), conn)
-			if err != nil {
-				return err
-			}
-			defer admin.Close()
-			if err := ycsb.Cleanup(cmd.Context(), admin, p); err != nil {
 				return err
 			}
 			table := p["table"]
@@ -388,16 +381,7 @@ total ops/s in open loop, measuring latency from each operation's intended start
 				return err
 			}
 			run, err := runYCSB(cmd.Context(), app, &f, cmd.Flags(), name, false)
-			if run != nil {
-				printYCSB(app.Out, run)
-				if jerr := writeJSON(app, f.jsonPath, run); jerr != nil && err == nil {
-					err = jerr
-				}
-			}
-			if err == nil && run != nil && run.Summary.Transactions == 0 {
-				return errors.New("no operation succeeded in the measurement window")
-			}
-			return err
+			return finishRun(app, run, err, f.jsonPath, "operation", printYCSB)
 		},
 	}
 	f.register(cmd.Flags())
