@@ -99,6 +99,23 @@ func writeMeta(ctx context.Context, conn target.Conn, n Names, m Meta) error {
 	return nil
 }
 
+// setMetaTx upserts kvs in one transaction.
+func setMetaTx(ctx context.Context, conn target.Conn, n Names, kvs [][2]string) error {
+	if err := conn.Begin(ctx, true); err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	for _, kv := range kvs {
+		if err := setMeta(ctx, conn, n, kv[0], kv[1]); err != nil {
+			_ = conn.Rollback(ctx)
+			return err
+		}
+	}
+	if err := conn.Commit(ctx); err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	return nil
+}
+
 // readMetaMap reads every key of the metadata table.
 func readMetaMap(ctx context.Context, conn target.Conn, n Names) (map[string]string, error) {
 	rows, err := conn.Query(ctx, "SELECT meta_key, meta_value FROM "+n.Meta)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"benchpress/internal/load"
 	"benchpress/internal/target"
+	"benchpress/internal/workload"
 )
 
 // ErrTablesExist is returned (wrapped, naming the tables found) by Prepare
@@ -28,6 +30,20 @@ type PrepareConfig struct {
 	// allowed, INSERT otherwise).
 	Method   load.Method
 	Progress func(load.Progress)
+	// ProgressInterval is the period of Progress calls (default 1s).
+	ProgressInterval time.Duration
+	// WarehouseLo..WarehouseHi, when WarehouseHi > 0, load only those
+	// warehouses (--warehouse-range): into an existing data set without
+	// touching its other warehouses (its seed and load time are reused and
+	// its warehouse count becomes the larger of the two), or as a new data
+	// set. ITEM is loaded only where it is missing, or again with Items.
+	WarehouseLo, WarehouseHi int
+	// Items reloads ITEM into an existing data set.
+	Items bool
+	// Resume continues an interrupted load: units recorded as done are
+	// skipped, the rows of unrecorded units are deleted and loaded again,
+	// then indexes and metadata are finished.
+	Resume bool
 	// Now is the load timestamp (default time.Now); tests pin it.
 	Now func() time.Time
 }
@@ -55,7 +71,7 @@ type PrepareStats struct {
 func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStats, error) {
 	start := time.Now()
 	var st PrepareStats
-	if cfg.Warehouses < 1 {
+	if cfg.Warehouses < 1 && cfg.WarehouseHi == 0 && !cfg.Resume {
 		return st, fmt.Errorf("tpcc prepare: --warehouses must be >= 1, got %d", cfg.Warehouses)
 	}
 	if cfg.Names.Meta == "" {
@@ -72,6 +88,17 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	}
 	defer conn.Close()
 
+	wlo, whi := 1, cfg.Warehouses
+	ranged := cfg.WarehouseHi > 0
+	if ranged {
+		wlo, whi = cfg.WarehouseLo, cfg.WarehouseHi
+		if wlo < 1 || wlo > whi {
+			return st, fmt.Errorf("tpcc prepare: bad warehouse range %d-%d", wlo, whi)
+		}
+	}
+	if cfg.Resume && cfg.Drop {
+		return st, errors.New("tpcc prepare: --resume and --drop exclude each other")
+	}
 	have, err := listTables(ctx, conn)
 	if err != nil {
 		return st, err
@@ -82,36 +109,88 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 			existing = append(existing, t)
 		}
 	}
-	if len(existing) > 0 {
-		if !cfg.Drop {
-			return st, fmt.Errorf("%w (found %s)", ErrTablesExist, strings.Join(existing, ", "))
-		}
-		if err := dropTables(ctx, conn, n); err != nil {
-			return st, err
-		}
-	}
-	if err := createTables(ctx, conn, n); err != nil {
-		return st, err
-	}
-	meta := NewMeta(n.Scheme, cfg.Warehouses, cfg.Seed, now())
-	st.Meta = meta
-	if err := writeMeta(ctx, conn, n, meta); err != nil {
-		return st, err
-	}
-
 	threads := max(cfg.Threads, 1)
 	if conn.Kind() == target.SQLite {
 		threads = 1
 	}
 	st.Threads = threads
-	units := Units(meta, n, threads)
+	spec := planSpec{wlo: wlo, whi: whi, items: true, threads: threads}
+	var meta Meta
+	switch {
+	case len(existing) > 0 && !cfg.Drop && (cfg.Resume || ranged):
+		// Continue or extend the existing data set with its own parameters.
+		if len(existing) < len(allTables(n)) {
+			return st, fmt.Errorf("tpcc prepare: cannot add to an incomplete set of tables (found only %s); use --drop",
+				strings.Join(existing, ", "))
+		}
+		kv, err := readMetaMap(ctx, conn, n)
+		if err != nil {
+			return st, err
+		}
+		if meta, err = parseMeta(kv); err != nil {
+			return st, err
+		}
+		if meta.Scheme != n.Scheme {
+			return st, fmt.Errorf("%w: --names %s but the data set was loaded with --names %s",
+				workload.ErrSchemeMismatch, n.Scheme, meta.Scheme)
+		}
+		if meta.SchemaVersion != SchemaVersion {
+			return st, fmt.Errorf("%w: data set has schema version %d, this benchpress writes %d; reload with --drop",
+				workload.ErrNotPrepared, meta.SchemaVersion, SchemaVersion)
+		}
+		if ranged && cfg.Seed != meta.Seed {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("using the data set's seed %d (not --seed %d) so that the new warehouses match it", meta.Seed, cfg.Seed))
+		}
+		if !ranged {
+			wlo, whi = 1, meta.Warehouses
+			spec.wlo, spec.whi = wlo, whi
+		}
+		spec.done, spec.clean = doneIntervals(kv), true
+		if cfg.Items {
+			delete(spec.done, doneKey{tItem, 0})
+			if _, err := conn.Exec(ctx, "DELETE FROM "+n.Meta+" WHERE meta_key LIKE ?", unitKeyPrefix+"item:%"); err != nil {
+				return st, fmt.Errorf("metadata: %w", err)
+			}
+		}
+		meta.Warehouses = max(meta.Warehouses, whi)
+		if err := setMetaTx(ctx, conn, n, [][2]string{{keyWarehouses, strconv.Itoa(meta.Warehouses)}, {keyStatus, statusLoading}}); err != nil {
+			return st, err
+		}
+	case cfg.Resume:
+		return st, fmt.Errorf("%w: nothing to resume (metadata table %s not found); run prepare without --resume",
+			workload.ErrNotPrepared, n.Meta)
+	default:
+		if len(existing) > 0 {
+			if !cfg.Drop {
+				return st, fmt.Errorf("%w (found %s)", ErrTablesExist, strings.Join(existing, ", "))
+			}
+			if err := dropTables(ctx, conn, n); err != nil {
+				return st, err
+			}
+		}
+		if err := createTables(ctx, conn, n); err != nil {
+			return st, err
+		}
+		meta = NewMeta(n.Scheme, whi, cfg.Seed, now())
+		if err := writeMeta(ctx, conn, n, meta); err != nil {
+			return st, err
+		}
+	}
+	st.Meta = meta
+	units := plan(meta, n, spec)
 	ls, err := load.Run(ctx, d, units, load.Options{
 		Threads:  threads,
 		Method:   cfg.Method,
 		Progress: cfg.Progress,
+		Interval: cfg.ProgressInterval,
 		Finish: func(ctx context.Context, s *load.Session, u *load.Unit) error {
+			// A plain INSERT: the keys of units being reloaded were removed
+			// up front (a DELETE here would take gap locks on MySQL).
 			_, err := s.Conn.Exec(ctx, "INSERT INTO "+n.Meta+" (meta_key, meta_value) VALUES (?, ?)", u.Key, "done")
-			return err
+			if err != nil {
+				return fmt.Errorf("metadata %s: %w", u.Key, err)
+			}
+			return nil
 		},
 	})
 	st.Rows, st.Bytes, st.Units, st.Load = ls.Rows, ls.Bytes, ls.Units, ls.Elapsed
@@ -122,12 +201,13 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	}
 
 	t0 := time.Now()
-	for _, q := range indexSQL(n) {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			return st, fmt.Errorf("create index: %s: %w", q, err)
-		}
+	created, err := ensureIndexes(ctx, conn, n)
+	if err != nil {
+		return st, err
 	}
-	if cfg.FK {
+	if cfg.FK && !created {
+		st.Warnings = append(st.Warnings, "foreign keys not added: they are added only by the load that creates the indexes")
+	} else if cfg.FK {
 		if conn.Kind() == target.SQLite {
 			st.Warnings = append(st.Warnings, "foreign keys skipped: SQLite cannot add constraints to existing tables")
 		} else {
@@ -174,55 +254,9 @@ func analyze(ctx context.Context, conn target.Conn, n Names) {
 	}
 }
 
-// Units splits the load of meta's data set into independent units: ITEM in
-// chunks, and every other table per warehouse. When there are fewer
-// warehouses than threads, the big per-warehouse tables (STOCK, CUSTOMER,
-// ORDER-LINE) are split further by item chunk or district so that all
-// threads have work.
+// Units splits the load of meta's whole data set into independent units:
+// ITEM in chunks, and every other table per warehouse (split further when
+// there are fewer warehouses than threads); see plan.
 func Units(meta Meta, n Names, threads int) []load.Unit {
-	p := meta.GenParams()
-	var units []load.Unit
-	add := func(t tableID, sp span, est int64) {
-		key := fmt.Sprintf("%s%s:%d-%d", unitKeyPrefix, tableNames[t], sp.wlo, sp.whi)
-		full := (t == tStock && sp.slo == 1 && sp.shi == NumItems) ||
-			(t != tStock && t != tItem && sp.slo == 1 && sp.shi == DistrictsPerWarehouse) || t == tWarehouse
-		if t == tItem {
-			key = fmt.Sprintf("%sitem:%d-%d", unitKeyPrefix, sp.slo, sp.shi)
-		} else if !full {
-			key += fmt.Sprintf(":%d-%d", sp.slo, sp.shi)
-		}
-		table := t.physical(n)
-		units = append(units, load.Unit{Key: key, Table: table, EstRows: est,
-			Run: func(ctx context.Context, s *load.Session, c *load.Counter) (int64, error) {
-				rows, err := load.Write(ctx, s, table, newSource(t, p, sp), c)
-				if err != nil {
-					return rows, fmt.Errorf("load %s warehouses %d-%d: %w", table, sp.wlo, sp.whi, err)
-				}
-				return rows, nil
-			}})
-	}
-	for lo := 1; lo <= NumItems; lo += 2 * ItemChunk {
-		add(tItem, span{0, 0, lo, lo + 2*ItemChunk - 1}, 2*ItemChunk)
-	}
-	split := 1 // parts per warehouse for the big tables
-	if meta.Warehouses < threads {
-		split = min(5, (threads+meta.Warehouses-1)/meta.Warehouses)
-	}
-	const D = DistrictsPerWarehouse
-	for w := 1; w <= meta.Warehouses; w++ {
-		add(tWarehouse, span{w, w, 0, 0}, 1)
-		add(tDistrict, span{w, w, 1, D}, D)
-		add(tHistory, span{w, w, 1, D}, D*CustomersPerDistrict)
-		add(tOrders, span{w, w, 1, D}, D*OrdersPerDistrict)
-		add(tNewOrder, span{w, w, 1, D}, D*NewOrdersPerDistrict)
-		for i := 0; i < split; i++ {
-			dlo, dhi := 1+i*D/split, (i+1)*D/split
-			add(tCustomer, span{w, w, dlo, dhi}, int64(dhi-dlo+1)*CustomersPerDistrict)
-			add(tOrderLine, span{w, w, dlo, dhi}, int64(dhi-dlo+1)*OrdersPerDistrict*10)
-			chunks := NumItems / ItemChunk
-			ilo, ihi := 1+i*chunks/split*ItemChunk, (i+1)*chunks/split*ItemChunk
-			add(tStock, span{w, w, ilo, ihi}, int64(ihi-ilo+1))
-		}
-	}
-	return units
+	return plan(meta, n, planSpec{wlo: 1, whi: meta.Warehouses, items: true, threads: threads})
 }

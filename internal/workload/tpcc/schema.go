@@ -99,6 +99,52 @@ func indexSQL(n Names) []string {
 	}
 }
 
+// indexNames are the names of the indexes of indexSQL, in order.
+func indexNames(n Names) []string {
+	return []string{n.Customer + "_idx_name", n.Orders + "_idx_cust"}
+}
+
+// ensureIndexes creates the secondary indexes that do not exist yet (a load
+// into an existing data set finds them) and reports whether it created any.
+func ensureIndexes(ctx context.Context, conn target.Conn, n Names) (bool, error) {
+	var q string
+	switch conn.Kind() {
+	case target.MySQL:
+		q = "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ?"
+	case target.Postgres:
+		q = "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?"
+	default:
+		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
+	}
+	names := indexNames(n)
+	created := false
+	for i, ddl := range indexSQL(n) {
+		rows, err := conn.Query(ctx, q, names[i])
+		if err != nil {
+			return created, fmt.Errorf("look up index %s: %w", names[i], err)
+		}
+		var cnt int64
+		if rows.Next() {
+			err = rows.Scan(&cnt)
+		}
+		if err == nil {
+			err = rows.Err()
+		}
+		rows.Close()
+		if err != nil {
+			return created, fmt.Errorf("look up index %s: %w", names[i], err)
+		}
+		if cnt > 0 {
+			continue
+		}
+		if _, err := conn.Exec(ctx, ddl); err != nil {
+			return created, fmt.Errorf("create index: %s: %w", ddl, err)
+		}
+		created = true
+	}
+	return created, nil
+}
+
 // foreignKeySQL returns the optional foreign keys of reference §1.4, added
 // after the load (not supported by ALTER TABLE on SQLite).
 func foreignKeySQL(n Names) []string {
