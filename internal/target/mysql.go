@@ -19,6 +19,11 @@ type mysqlBackend struct {
 	dbs       []*sql.DB
 	prepared  bool
 	isolation string // SQL spelling or ""
+	// guard: statements are interrupted through the socket (see stmtGuard);
+	// off when the URL sets readTimeout/writeTimeout (the driver then owns
+	// the socket deadlines).
+	guard   bool
+	sockets netConns
 }
 
 // maxIdle keeps every pinned connection poolable when it is returned, so the
@@ -33,6 +38,10 @@ func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 		if err != nil {
 			b.close()
 			return nil, err
+		}
+		if cfg.ReadTimeout == 0 && cfg.WriteTimeout == 0 && cfg.DialFunc == nil {
+			cfg.DialFunc = dialRecording
+			b.guard = true
 		}
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
@@ -88,7 +97,8 @@ func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
 }
 
 func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {
-	c, err := b.dbs[i].Conn(ctx)
+	slot := &netSlot{}
+	c, err := b.dbs[i].Conn(context.WithValue(ctx, netSlotKey{}, slot))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +117,11 @@ func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {
 		c.Close()
 		return nil, fmt.Errorf("read server version: %w", err)
 	}
-	return s, nil
+	m := &mysqlConn{sqlConn: s, stmts: make(map[string]*mysqlStmt)}
+	if b.guard {
+		m.g.nc = b.sockets.socketOf(c, slot)
+	}
+	return m, nil
 }
 
 func (b *mysqlBackend) connectKind(err error) ConnectErrorKind {

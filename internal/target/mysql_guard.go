@@ -1,0 +1,315 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Per-statement cancellation is expensive through database/sql and
+// go-sql-driver: with a cancellable context every query hands the context to
+// the connection's watcher goroutine (two channel operations, two goroutine
+// wake-ups) and every *sql.Rows starts its own awaitDone goroutine. Under a
+// benchmark that is most of the driver's CPU (futex and scheduler time).
+//
+// stmtGuard keeps the semantics (a statement in flight is interrupted when
+// the caller's context ends) at the cost of one atomic store per statement:
+// statements run on a context without cancellation, and one context.AfterFunc
+// per session and caller context interrupts a statement in flight by setting
+// a past deadline on the session's socket, which is what go-sql-driver
+// itself does on cancellation (it closes the socket). An interrupted session
+// is dead, as it is with the driver's own cancellation.
+
+const (
+	guardIdle  int32 = iota
+	guardBusy        // a statement is in flight
+	guardFired       // the statement in flight was interrupted; the socket is dead
+)
+
+type stmtGuard struct {
+	nc     net.Conn // nil: no guard, statements use the caller's context
+	ctx    context.Context
+	bg     context.Context // context.WithoutCancel(ctx)
+	stop   func() bool
+	fireFn func()
+	state  atomic.Int32
+}
+
+func (g *stmtGuard) fire() {
+	if g.state.CompareAndSwap(guardBusy, guardFired) {
+		_ = g.nc.SetDeadline(time.Unix(1, 0))
+	}
+}
+
+// enter returns the context to run a statement on.
+func (g *stmtGuard) enter(ctx context.Context) (context.Context, error) {
+	if g.nc == nil || ctx.Done() == nil {
+		return ctx, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ctx != g.ctx {
+		g.unwatch()
+		if g.fireFn == nil {
+			g.fireFn = g.fire
+		}
+		g.ctx, g.bg = ctx, context.WithoutCancel(ctx)
+		g.stop = context.AfterFunc(ctx, g.fireFn)
+	}
+	g.state.Store(guardBusy)
+	if err := ctx.Err(); err != nil { // cancelled before the store: AfterFunc saw idle
+		g.state.CompareAndSwap(guardBusy, guardIdle)
+		return nil, err
+	}
+	return g.bg, nil
+}
+
+// leave ends the statement; if it was interrupted, the result is the
+// context's error, as with the driver's own cancellation.
+func (g *stmtGuard) leave(err error) error {
+	if g.state.CompareAndSwap(guardBusy, guardIdle) || g.state.Load() != guardFired {
+		return err
+	}
+	if cerr := g.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// plain returns the context for a statement that must not be interrupted
+// (COMMIT, ROLLBACK): the cancellation-free context when it is cached.
+func (g *stmtGuard) plain(ctx context.Context) context.Context {
+	if ctx == g.ctx {
+		return g.bg
+	}
+	return context.WithoutCancel(ctx)
+}
+
+func (g *stmtGuard) unwatch() {
+	if g.stop != nil {
+		g.stop()
+		g.stop = nil
+	}
+	g.ctx, g.bg = nil, nil
+}
+
+// netConns remembers the socket of every connection a MySQL backend dialed,
+// by driver connection, so that a session taken from the pool again finds
+// its socket.
+type netConns struct{ m sync.Map } // driver.Conn -> net.Conn
+
+type netSlotKey struct{}
+
+// netSlot receives the socket dialed while opening one connection.
+type netSlot struct{ nc net.Conn }
+
+func dialRecording(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err == nil {
+		if slot, ok := ctx.Value(netSlotKey{}).(*netSlot); ok && slot.nc == nil {
+			slot.nc = nc
+		}
+	}
+	return nc, err
+}
+
+// socketOf returns the socket of c: the one just dialed (slot) or the one
+// recorded when the pooled connection was opened.
+func (n *netConns) socketOf(c *sql.Conn, slot *netSlot) net.Conn {
+	var nc net.Conn
+	_ = c.Raw(func(dc any) error {
+		if slot.nc != nil {
+			n.m.Store(dc, slot.nc)
+			nc = slot.nc
+			return nil
+		}
+		if v, ok := n.m.Load(dc); ok {
+			nc = v.(net.Conn)
+		}
+		return nil
+	})
+	return nc
+}
+
+// mysqlConn is the MySQL session: a sqlConn whose statements run under a
+// stmtGuard instead of database/sql's per-statement context machinery.
+type mysqlConn struct {
+	*sqlConn
+	g     stmtGuard
+	stmts map[string]*mysqlStmt
+	rows  mysqlRows // reused by every Query on this session
+}
+
+var _ Conn = (*mysqlConn)(nil)
+
+func (m *mysqlConn) Prepare(ctx context.Context, query string) (Stmt, error) {
+	if st, ok := m.stmts[query]; ok {
+		return st, nil
+	}
+	inner, err := m.sqlConn.Prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	st := &mysqlStmt{m: m}
+	switch s := inner.(type) {
+	case *sqlPreparedStmt:
+		st.ps = s.s
+	case *sqlTextStmt:
+		st.query = s.query
+	}
+	m.stmts[query] = st
+	return st, nil
+}
+
+func (m *mysqlConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	rctx, err := m.g.enter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := execResult(m.c.ExecContext(rctx, query, args...))
+	return n, m.g.leave(err)
+}
+
+func (m *mysqlConn) Query(ctx context.Context, query string, args ...any) (Rows, error) {
+	rctx, err := m.g.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := m.c.QueryContext(rctx, query, args...)
+	return m.wrapRows(r, err)
+}
+
+func (m *mysqlConn) wrapRows(r *sql.Rows, err error) (Rows, error) {
+	if err != nil {
+		return nil, m.g.leave(err)
+	}
+	m.rows = mysqlRows{r: r, g: &m.g}
+	return &m.rows, nil
+}
+
+func (m *mysqlConn) Begin(ctx context.Context, write bool) error {
+	rctx, err := m.g.enter(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = m.c.ExecContext(rctx, m.beginSQL(write))
+	if err = m.g.leave(err); err != nil {
+		return err
+	}
+	m.inTx = true
+	return nil
+}
+
+// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation and
+// bounded by EndTxTimeout, as endTxContext does, but with a socket deadline
+// instead of a timer context (which would wake the driver's watcher).
+func (m *mysqlConn) endTx(ctx context.Context, q string) error {
+	if m.g.nc == nil {
+		ectx, cancel := endTxContext(ctx)
+		defer cancel()
+		_, err := m.c.ExecContext(ectx, q)
+		return err
+	}
+	_ = m.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
+	_, err := m.c.ExecContext(m.g.plain(ctx), q)
+	if m.g.state.Load() != guardFired {
+		_ = m.g.nc.SetDeadline(time.Time{})
+	}
+	return err
+}
+
+func (m *mysqlConn) Commit(ctx context.Context) error {
+	if err := m.endTx(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	m.inTx = false
+	return nil
+}
+
+func (m *mysqlConn) Rollback(ctx context.Context) error {
+	if !m.inTx {
+		return nil
+	}
+	m.inTx = false
+	return m.endTx(ctx, "ROLLBACK")
+}
+
+func (m *mysqlConn) Close() error {
+	m.g.unwatch()
+	m.stmts = nil
+	return m.sqlConn.Close()
+}
+
+// mysqlStmt is a prepared (ps) or text (query) statement under the guard.
+type mysqlStmt struct {
+	m     *mysqlConn
+	ps    *sql.Stmt
+	query string
+}
+
+func (s *mysqlStmt) Exec(ctx context.Context, args ...any) (int64, error) {
+	rctx, err := s.m.g.enter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if s.ps != nil {
+		n, err = execResult(s.ps.ExecContext(rctx, args...))
+	} else {
+		n, err = execResult(s.m.c.ExecContext(rctx, s.query, args...))
+	}
+	return n, s.m.g.leave(err)
+}
+
+func (s *mysqlStmt) Query(ctx context.Context, args ...any) (Rows, error) {
+	rctx, err := s.m.g.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var r *sql.Rows
+	if s.ps != nil {
+		r, err = s.ps.QueryContext(rctx, args...)
+	} else {
+		r, err = s.m.c.QueryContext(rctx, s.query, args...)
+	}
+	return s.m.wrapRows(r, err)
+}
+
+func (s *mysqlStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
+	rctx, err := s.m.g.enter(ctx)
+	if err != nil {
+		return err
+	}
+	var r *sql.Row
+	if s.ps != nil {
+		r = s.ps.QueryRowContext(rctx, args...)
+	} else {
+		r = s.m.c.QueryRowContext(rctx, s.query, args...)
+	}
+	return s.m.g.leave(mapNoRows(r.Scan(dest...)))
+}
+
+// mysqlRows ends the guarded statement when the result is closed.
+type mysqlRows struct {
+	r    *sql.Rows
+	g    *stmtGuard
+	done bool
+}
+
+func (r *mysqlRows) Next() bool             { return r.r.Next() }
+func (r *mysqlRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r *mysqlRows) Err() error             { return r.r.Err() }
+
+func (r *mysqlRows) Close() error {
+	err := r.r.Close()
+	if !r.done {
+		r.done = true
+		err = r.g.leave(err)
+	}
+	return err
+}
