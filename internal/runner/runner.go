@@ -29,6 +29,9 @@ type Result struct {
 	Reconnects  int64
 	// ServerVersion as reported by the first connection.
 	ServerVersion string
+	// ConnectTime is how long the start took: opening every session and
+	// preparing every terminal's statements, until Started.
+	ConnectTime time.Duration
 }
 
 // MeasuredSeconds is the length of the measurement window actually run.
@@ -105,6 +108,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	reg := metrics.NewRegistry(wl.Ops(), wl.Extras(), cfg.Terminals)
 	res := &Result{Registry: reg}
 
+	connectStart := time.Now()
 	conns, err := openAll(ctx, cfg, d)
 	if err != nil {
 		return nil, err
@@ -112,19 +116,9 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if len(conns) > 0 {
 		res.ServerVersion = conns[0].ServerVersion()
 	}
-	terms := make([]workload.Terminal, len(conns))
-	for i, c := range conns {
-		t, err := wl.NewTerminal(ctx, i, len(conns), c)
-		if err != nil {
-			for j := 0; j < i; j++ {
-				terms[j].Close()
-			}
-			for _, c := range conns {
-				c.Close()
-			}
-			return nil, fmt.Errorf("terminal %d: %w", i+1, err)
-		}
-		terms[i] = t
+	terms, err := newTerminals(ctx, cfg, wl, conns)
+	if err != nil {
+		return nil, err
 	}
 
 	// softCtx ends the loops (no new transactions, sleeps wake up); hardCtx
@@ -136,6 +130,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	var reconnects atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
+	res.ConnectTime = res.Started.Sub(connectStart)
 	if cfg.Rate > 0 {
 		pacer = newRatePacer(res.Started, cfg.Rate)
 	}
@@ -280,6 +275,52 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 		return nil, &StartError{Failed: failed, Total: len(conns), First: first}
 	}
 	return conns, nil
+}
+
+// newTerminals makes one terminal per session, ConnectParallel at a time
+// (preparing statements is one round trip each, so thousands of terminals
+// made one after another would dominate the start). On failure everything
+// is closed and the first error (lowest terminal) is returned. Only a
+// workload that declares NewTerminal safe and deterministic under
+// concurrency (ConcurrentTerminals) gets parallel creation; others are made
+// in terminal order, as their random streams may depend on it.
+func newTerminals(ctx context.Context, cfg Config, wl workload.Workload, conns []target.Conn) ([]workload.Terminal, error) {
+	par := cfg.ConnectParallel
+	if par <= 0 {
+		par = 64
+	}
+	if ct, ok := wl.(interface{ ConcurrentTerminals() bool }); !ok || !ct.ConcurrentTerminals() {
+		par = 1
+	}
+	terms := make([]workload.Terminal, len(conns))
+	errs := make([]error, len(conns))
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			terms[i], errs[i] = wl.NewTerminal(ctx, i, len(conns), c)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		for _, t := range terms {
+			if t != nil {
+				t.Close()
+			}
+		}
+		for _, c := range conns {
+			c.Close()
+		}
+		return nil, fmt.Errorf("terminal %d: %w", i+1, err)
+	}
+	return terms, nil
 }
 
 // waitTimeout waits for wg at most d; it reports whether wg finished.

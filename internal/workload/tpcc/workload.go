@@ -229,6 +229,10 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 	return newTerminal(ctx, w, id, stream, conn)
 }
 
+// ConcurrentTerminals tells the runner that NewTerminal may be called
+// concurrently: a terminal's random stream depends only on its id.
+func (w *Workload) ConcurrentTerminals() bool { return true }
+
 // Bind returns terminal id's home warehouse and Stock-Level district for W
 // warehouses (§1.7): terminals are spread evenly, terminal i gets warehouse
 // i%W+1, and district (i/W)%10+1, unique within its warehouse while there
