@@ -53,67 +53,6 @@ func adminConn(ctx context.Context, conn *target.Connector) (target.Conn, error)
 	return conn.Connect(ctx)
 }
 
-func newTPCCPrepareCmd(app *App) *cobra.Command {
-	var c tpccCommon
-	var warehouses, threads int
-	var seed uint64
-	var drop, fk bool
-	cmd := &cobra.Command{
-		Use:   "prepare",
-		Short: "Create the TPC-C tables and load N warehouses",
-		Example: `  benchpress tpcc prepare --target mysql://bench@127.0.0.1:3306/tpcc --warehouses 4 --threads 2
-  PGPASSWORD=secret benchpress tpcc prepare --target postgres://bench@db:5432/tpcc --warehouses 100 --threads 8 --drop
-  benchpress tpcc prepare --target mysql://bench@proxy:3307/tpcc --names bmsql --warehouses 1000`,
-		Args: noArgsUsage,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var errs []error
-			if warehouses < 1 {
-				errs = append(errs, usagef("--warehouses must be >= 1 (got %d)", warehouses))
-			}
-			if threads < 1 {
-				errs = append(errs, usagef("--threads must be >= 1 (got %d)", threads))
-			}
-			names, err := c.resolveNames()
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if err := joinUsage(errs); err != nil {
-				return err
-			}
-			conn, err := c.tf.connect(app)
-			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			ctx := cmd.Context()
-			fmt.Fprintf(app.Err, "preparing TPC-C: %d warehouse(s) on %s with %d thread(s), names %s, seed %d\n",
-				warehouses, conn.Target().Redacted(), threads, names.Scheme, seed)
-			start := time.Now()
-			st, err := tpcc.Prepare(ctx, conn, tpcc.PrepareConfig{
-				Warehouses: warehouses, Threads: threads, Seed: seed, Drop: drop, FK: fk,
-				Names: names, Progress: loadProgress(app),
-			})
-			if err != nil {
-				if ctx.Err() != nil {
-					return ErrInterrupted
-				}
-				return err
-			}
-			el := time.Since(start)
-			fmt.Fprintf(app.Out, "prepared %d warehouse(s) in %s (%.2f s per warehouse), %s rows\n",
-				warehouses, el.Round(100*time.Millisecond), el.Seconds()/float64(warehouses), fi(st.Rows))
-			return nil
-		},
-	}
-	c.register(cmd.Flags())
-	cmd.Flags().IntVarP(&warehouses, "warehouses", "w", 1, "number of warehouses to load")
-	cmd.Flags().IntVarP(&threads, "threads", "T", 4, "parallel loader sessions (SQLite loads with one writer)")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "data seed: the same seed gives identical data")
-	cmd.Flags().BoolVar(&drop, "drop", false, "drop existing TPC-C tables first")
-	cmd.Flags().BoolVar(&fk, "fk", false, "add the optional foreign keys after loading")
-	return cmd
-}
-
 // tpccRunFlags are the flags of tpcc run (also used by quickstart and sweeps).
 type tpccRunFlags struct {
 	tpccCommon

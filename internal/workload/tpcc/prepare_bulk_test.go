@@ -33,7 +33,7 @@ var pinnedNow = func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, t
 
 // tableFingerprint returns "count:checksum" of the rows of table t matching
 // where: a CRC32 / MD5 sum over every column on the servers (NULL kept
-// distinct from ''), a length sum on SQLite.
+// distinct from ”), a length sum on SQLite.
 func tableFingerprint(t *testing.T, ctx context.Context, conn target.Conn, tab tableID, where string) string {
 	t.Helper()
 	n, _ := NamesFor("standard")
