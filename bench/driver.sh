@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# bench/driver.sh — is the load generator ever the bottleneck?
+#
+# For MariaDB and PostgreSQL (4 TPC-C warehouses already prepared in $TPCC_DB):
+#   1. benchpress tpcc run, TERMINALS terminals for DURATION: client CPU per
+#      TPC-C transaction (JSON driver.cpu_per_txn_us, cross-checked with the
+#      process's getrusage);
+#   2. sysbench oltp_point_select, THREADS threads for SB_TIME on its own tables
+#      (database $SB_DB, SB_TABLES x SB_SIZE rows): client CPU per query;
+#   3. ratio (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24;
+#   4. if `benchpress sysbench run` exists: benchpress oltp_point_select on the
+#      same tables, ratio of CPU per query, target <= 1.0;
+#   5. a BIG-terminal TPC-C run (default 2048): start time, peak RSS,
+#      connection errors (targets: start <= 10 s, RSS < 256 MB, 0 errors).
+#
+# Installs sysbench from Debian apt if missing; builds benchpress into $OUT.
+# Environment: TERMINALS (8) DURATION (60s) THREADS (8) SB_TIME (30)
+#   SB_TABLES (4) SB_SIZE (100000) SB_DB (sbtest) TPCC_DB (bp) WAREHOUSES (4)
+#   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres")
+#   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
+#   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
+#   OUT (/tmp/benchpress-driver)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TERMINALS=${TERMINALS:-8} DURATION=${DURATION:-60s} THREADS=${THREADS:-8} SB_TIME=${SB_TIME:-30}
+SB_TABLES=${SB_TABLES:-4} SB_SIZE=${SB_SIZE:-100000} SB_DB=${SB_DB:-sbtest} TPCC_DB=${TPCC_DB:-bp}
+WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s}
+MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
+PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
+SERVERS=${SERVERS:-"mariadb postgres"}
+OUT=${OUT:-${TMPDIR:-/tmp}/benchpress-driver}
+BIN=$OUT/benchpress
+mkdir -p "$OUT"
+export MYSQL_PWD=$MYSQL_PASS PGPASSWORD=$PG_PASS
+
+if ! command -v sysbench >/dev/null; then
+	echo "installing sysbench from apt ..." >&2
+	SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench >/dev/null
+fi
+echo "building benchpress ..." >&2
+go build -o "$BIN" ./cmd/benchpress
+
+# measure FILE CMD...: runs CMD (output to FILE.out); writes "cpu_s maxrss_mb"
+# of the process to FILE.cpu.
+measure() {
+	local f=$1; shift
+	python3 - "$f" "$@" <<'EOF'
+import resource, subprocess, sys
+f = sys.argv[1]
+with open(f + ".out", "w") as out:
+    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(f + ".cpu", "w").write("%.3f %.1f\n" % (r.ru_utime + r.ru_stime, r.ru_maxrss / 1024))
+sys.exit(rc)
+EOF
+}
+
+sb_args() {
+	case $1 in
+	mariadb) echo "--db-driver=mysql --mysql-host=$MYSQL_HOST --mysql-port=$MYSQL_PORT --mysql-user=$MYSQL_USER --mysql-password=$MYSQL_PASS --mysql-db=$SB_DB" ;;
+	postgres) echo "--db-driver=pgsql --pgsql-host=$PG_HOST --pgsql-port=$PG_PORT --pgsql-user=$PG_USER --pgsql-password=$PG_PASS --pgsql-db=$SB_DB" ;;
+	esac
+}
+url() { # url SERVER DB
+	case $1 in
+	mariadb) echo "mysql://$MYSQL_USER@$MYSQL_HOST:$MYSQL_PORT/$2" ;;
+	postgres) echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$2" ;;
+	esac
+}
+create_db() {
+	case $1 in
+	mariadb) mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "CREATE DATABASE IF NOT EXISTS $SB_DB" ;;
+	postgres)
+		if ! psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$SB_DB'" | grep -q 1; then
+			psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -qc "CREATE DATABASE $SB_DB"
+		fi ;;
+	esac
+}
+calc() { python3 -c "import sys; print('%.${1}f' % eval(sys.argv[1]))" "$2" 2>/dev/null || echo nan; }
+verdict() { python3 -c "import sys; v,op,t=sys.argv[1],sys.argv[2],float(sys.argv[3]); v=float(v) if v!='nan' else float('nan'); print('OK' if (v<=t if op=='<=' else v>=t) else 'MISSED')" "$@"; }
+
+have_bp_sysbench=0
+"$BIN" sysbench run --help >/dev/null 2>&1 && have_bp_sysbench=1
+
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+for srv in $SERVERS; do
+	f=$OUT/$srv
+	echo "[$srv] benchpress tpcc run: $TERMINALS terminals, $DURATION ..." >&2
+	rm -f "$f-tpcc.json"
+	measure "$f-tpcc" "$BIN" tpcc run --target "$(url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+		--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
+	bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
+	bp_tpmc=$(jq -r '.summary.tpmC // empty' "$f-tpcc.json" 2>/dev/null || true)
+
+	create_db "$srv"
+	# shellcheck disable=SC2046
+	if ! sysbench oltp_point_select $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads=1 --time=1 run >/dev/null 2>&1; then
+		echo "[$srv] sysbench prepare: $SB_TABLES x $SB_SIZE rows in $SB_DB ..." >&2
+		# shellcheck disable=SC2046
+		sysbench oltp_common $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" cleanup >/dev/null 2>&1 || true
+		# shellcheck disable=SC2046
+		sysbench oltp_common $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
+	fi
+	echo "[$srv] sysbench oltp_point_select: $THREADS threads, ${SB_TIME}s ..." >&2
+	# shellcheck disable=SC2046
+	measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
+		--threads="$THREADS" --time="$SB_TIME" --report-interval=0 run
+	sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
+	sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
+	sb_q_us=$(calc 2 "$sb_cpu/$sb_q*1e6")
+	r_txn=$(calc 1 "$bp_txn_us/$sb_q_us")
+	{
+		echo "== $srv"
+		echo "  benchpress TPC-C ($TERMINALS terminals, $DURATION, $WAREHOUSES wh): $(calc 0 "$bp_txn_us") us client CPU per transaction ${bp_tpmc:+(tpmC $bp_tpmc)}"
+		echo "  sysbench oltp_point_select ($THREADS threads, ${SB_TIME}s): $sb_q_us us client CPU per query"
+		echo "  ratio TPC-C txn / sysbench query: $r_txn  (target <= 24: $(verdict "$r_txn" '<=' 24))"
+	} | tee -a "$SUMMARY"
+
+	if [ $have_bp_sysbench = 1 ]; then
+		echo "[$srv] benchpress sysbench oltp_point_select ..." >&2
+		rm -f "$f-bpsb.json"
+		measure "$f-bpsb" "$BIN" sysbench run oltp_point_select --target "$(url "$srv" "$SB_DB")" \
+			--tables "$SB_TABLES" --table-size "$SB_SIZE" --threads "$THREADS" --time "$SB_TIME" --report-interval 0 --json "$f-bpsb.json" || true
+		bp_q=$(jq -r '.extra.queries.total // empty' "$f-bpsb.json" 2>/dev/null || true)
+		bp_cpu=$(cut -d' ' -f1 "$f-bpsb.cpu")
+		if [ -n "$bp_q" ]; then
+			bp_q_us=$(calc 2 "$bp_cpu/$bp_q*1e6")
+			r_q=$(calc 2 "$bp_q_us/$sb_q_us")
+			echo "  benchpress oltp_point_select: $bp_q_us us per query; ratio to sysbench: $r_q  (target <= 1.0: $(verdict "$r_q" '<=' 1.0))" | tee -a "$SUMMARY"
+		else
+			echo "  benchpress oltp_point_select: no result (see $f-bpsb.out)" | tee -a "$SUMMARY"
+		fi
+	else
+		echo "  (benchpress sysbench run not available: CPU per query comparison skipped)" | tee -a "$SUMMARY"
+	fi
+
+	echo "[$srv] benchpress tpcc run: $BIG terminals, $BIG_DURATION ..." >&2
+	rm -f "$f-big.json"
+	t0=$(date +%s.%N)
+	rc=0
+	measure "$f-big" "$BIN" tpcc run --target "$(url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+		--terminals "$BIG" --warmup 0s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
+	read -r _ big_rss <"$f-big.cpu"
+	if [ -s "$f-big.json" ]; then
+		started=$(jq -r .started_at "$f-big.json" 2>/dev/null || echo "")
+		start_s=$(python3 - "$t0" "$started" <<'EOF'
+import sys, datetime
+t0, s = float(sys.argv[1]), sys.argv[2]
+try:
+    ts = datetime.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+    print("%.1f" % (ts - t0))
+except Exception:
+    print("nan")
+EOF
+)
+		conn_errs=$(jq -r '[(.errors_by_class // {}) | to_entries[] | select(.key|test("connect|lost"))| .value] | add // 0' "$f-big.json" 2>/dev/null || echo "?")
+		conn_errs="$conn_errs (reconnects $(jq -r .reconnects "$f-big.json"), all errors $(jq -r .summary.errors "$f-big.json"))"
+		json_rss=$(jq -r .driver.peak_rss_mb "$f-big.json")
+	else
+		start_s=nan conn_errs="run failed (rc $rc): $(grep -m1 -i 'error\|fail' "$f-big.out" || true)" json_rss=nan
+	fi
+	{
+		echo "  $BIG terminals: start ${start_s} s (target <= 10: $(verdict "$start_s" '<=' 10)), peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target < 256: $(verdict "$big_rss" '<=' 256)), connection errors: $conn_errs"
+	} | tee -a "$SUMMARY"
+done
+echo "outputs in $OUT/, summary in $SUMMARY" >&2
