@@ -86,7 +86,7 @@ type Recorder struct {
 	reg  *Registry
 	warm *Snapshot
 	meas *Snapshot
-	_pad [64]byte // keep shards' hot fields on separate cache lines
+	_    [64]byte // keep shards' hot fields on separate cache lines
 }
 
 // Registry owns the shards and the cumulative (measurement window) result.
