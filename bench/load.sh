@@ -4,13 +4,13 @@
 #
 # For MariaDB and PostgreSQL: load W warehouses (default 4) into an empty
 # database with benchpress (--threads 2) and time it; then write the same
-# data as CSV (bench/gencsv, same encoder as the bulk path) and time the
+# data as CSV (tpcc prepare --output csv, the encoder of the bulk path) and time the
 # stock clients loading those files with the same parallelism (2 streams:
 # `mariadb --local-infile=1 -e "LOAD DATA LOCAL INFILE ..."`, psql `\copy`)
 # into the same empty schema without secondary indexes. Prints per server
 # benchpress s/warehouse (total and row load only), ingest-limit
 # s/warehouse, their ratio (target <= 1.15), and the generator's CPU-s per
-# warehouse (target <= 0.45).
+# warehouse measured by bench/gencsv -discard (target <= 0.45).
 #
 # Usage: bench/load.sh [warehouses]
 #   MYSQL_URL (default mysql://bench:bench@127.0.0.1:3306), PG_URL
@@ -108,7 +108,7 @@ bench_server() { # kind url dialect stream_fn truncate_sql
 	fi
 	local csv=$WORK/csv-$kind
 	mkdir -p "$csv"
-	"$WORK/gencsv" -warehouses "$W" -dialect "$dialect" -dir "$csv" >/dev/null
+	"$BIN" tpcc prepare --target "$url/$DB" --output csv --dir "$csv" --warehouses "$W" --threads 2 >/dev/null
 	t0=$(now)
 	two_streams "$csv" "$fn"
 	t1=$(now)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"benchpress/internal/load"
+	"benchpress/internal/target"
 	"benchpress/internal/workload/tpcc"
 )
 
@@ -32,7 +33,7 @@ func newTPCCPrepareCmd(app *App) *cobra.Command {
 	var warehouses, threads int
 	var seed uint64
 	var drop, fk, resume, items bool
-	var method, wrange string
+	var method, wrange, output, dir string
 	cmd := &cobra.Command{
 		Use:   "prepare",
 		Short: "Create the TPC-C tables and load N warehouses",
@@ -70,6 +71,18 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
 					errs = append(errs, usagef("--warehouses and --warehouse-range exclude each other"))
 				}
 			}
+			switch output {
+			case "db", "":
+			case "csv":
+				if dir == "" {
+					errs = append(errs, usagef("--output csv needs --dir"))
+				}
+				if resume {
+					errs = append(errs, usagef("--output csv cannot --resume"))
+				}
+			default:
+				errs = append(errs, usagef("--output must be db or csv (got %q)", output))
+			}
 			if resume && drop {
 				errs = append(errs, usagef("--resume and --drop exclude each other"))
 			}
@@ -80,12 +93,16 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
 			if err := joinUsage(errs); err != nil {
 				return err
 			}
+			ctx := cmd.Context()
+			if output == "csv" {
+				return exportTPCCCSV(app, cmd, &c, tpcc.ExportConfig{Warehouses: warehouses, WarehouseLo: wlo,
+					WarehouseHi: whi, Items: items || whi == 0, Threads: threads, Seed: seed, Names: names, Dir: dir})
+			}
 			conn, err := c.tf.connect(app)
 			if err != nil {
 				return err
 			}
 			defer conn.Close()
-			ctx := cmd.Context()
 			what := fmt.Sprintf("%d warehouse(s)", warehouses)
 			switch {
 			case resume && wrange != "":
@@ -149,6 +166,28 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
 	cmd.Flags().StringVar(&method, "load-method", "auto", "how rows reach the server: auto (LOAD DATA / COPY where allowed, else INSERT), bulk (fail if refused), insert (batched INSERT)")
 	cmd.Flags().StringVar(&wrange, "warehouse-range", "", "load only warehouses `A-B` (into an existing data set: other warehouses untouched, its seed reused)")
 	cmd.Flags().BoolVar(&resume, "resume", false, "continue an interrupted load: skip units recorded as done, reload the rest, finish indexes")
+	cmd.Flags().StringVar(&output, "output", "db", "db: load the target; csv: write CSV files <table>.<unit>.csv to --dir instead (NULL written as the --target's loader reads it: \\N for MySQL LOAD DATA, empty for PostgreSQL COPY)")
+	cmd.Flags().StringVar(&dir, "dir", "", "directory for --output csv")
 	cmd.Flags().BoolVar(&items, "items", false, "with --warehouse-range or --resume on an existing data set: reload ITEM too")
 	return cmd
+}
+
+// exportTPCCCSV writes the data set as CSV files instead of loading it; the
+// --target only selects the NULL convention (no connection is made).
+func exportTPCCCSV(app *App, cmd *cobra.Command, c *tpccCommon, cfg tpcc.ExportConfig) error {
+	cfg.Dialect = load.CSVMySQL
+	if tg, err := target.Parse(c.tf.URL); err == nil && tg.Kind == target.Postgres {
+		cfg.Dialect = load.CSVPostgres
+	}
+	st, err := tpcc.ExportCSV(cmd.Context(), cfg)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return ErrInterrupted
+		}
+		return err
+	}
+	fmt.Fprintf(app.Out, "wrote %d CSV file(s) to %s: %s rows, %.1f MB in %s (%s rows/s)\n", st.Files, cfg.Dir,
+		fi(st.Rows), float64(st.Bytes)/1e6, st.Total.Round(100*time.Millisecond),
+		f1(float64(st.Rows)/max(st.Total.Seconds(), 1e-9)))
+	return nil
 }

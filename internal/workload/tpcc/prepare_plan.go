@@ -125,32 +125,22 @@ type planSpec struct {
 	clean    bool                   // delete a unit's key range before loading it (existing data set)
 }
 
-// plan returns the units of spec over meta's data set: for ITEM (if wanted)
-// and every per-warehouse table of every warehouse, the sub-ranges not yet
-// recorded as done. When there are fewer warehouses than threads, the big
-// tables (STOCK, CUSTOMER, ORDER-LINE) are split further so that all threads
-// have work; ITEM and STOCK splits stay on ItemChunk boundaries (their
-// random streams are per chunk).
-func plan(meta Meta, n Names, spec planSpec) []load.Unit {
-	p := meta.GenParams()
-	var units []load.Unit
-	add := func(t tableID, sp span, est int64) {
-		table := t.physical(n)
-		clean := spec.clean
-		units = append(units, load.Unit{Key: unitKey(t, sp), Table: table, EstRows: est,
-			Run: func(ctx context.Context, s *load.Session, c *load.Counter) (int64, error) {
-				if clean {
-					if err := deleteSpan(ctx, s, n, t, sp); err != nil {
-						return 0, err
-					}
-				}
-				rows, err := load.Write(ctx, s, table, newSource(t, p, sp), c)
-				if err != nil {
-					return rows, fmt.Errorf("load %s warehouses %d-%d: %w", table, sp.wlo, sp.whi, err)
-				}
-				return rows, nil
-			}})
-	}
+// plannedSpan is one unit of a load before it is bound to a writer.
+type plannedSpan struct {
+	t   tableID
+	sp  span
+	est int64
+}
+
+// planSpans returns the spans of spec over meta's data set: for ITEM (if
+// wanted) and every per-warehouse table of every warehouse, the sub-ranges
+// not yet recorded as done. When there are fewer warehouses than threads,
+// the big tables (STOCK, CUSTOMER, ORDER-LINE) are split further so that all
+// threads have work; ITEM and STOCK splits stay on ItemChunk boundaries
+// (their random streams are per chunk).
+func planSpans(spec planSpec) []plannedSpan {
+	var out []plannedSpan
+	add := func(t tableID, sp span, est int64) { out = append(out, plannedSpan{t, sp, est}) }
 	if spec.items {
 		for _, g := range gaps(fullInterval(tItem), spec.done[doneKey{tItem, 0}]) {
 			for lo := g.lo; lo <= g.hi; lo += 2 * ItemChunk {
@@ -181,6 +171,32 @@ func plan(meta Meta, n Names, spec planSpec) []load.Unit {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// plan returns the load units of spec (see planSpans); each writes its rows
+// with load.Write, after deleting its key range when spec.clean is set.
+func plan(meta Meta, n Names, spec planSpec) []load.Unit {
+	p := meta.GenParams()
+	var units []load.Unit
+	for _, ps := range planSpans(spec) {
+		t, sp := ps.t, ps.sp
+		table := t.physical(n)
+		clean := spec.clean
+		units = append(units, load.Unit{Key: unitKey(t, sp), Table: table, EstRows: ps.est,
+			Run: func(ctx context.Context, s *load.Session, c *load.Counter) (int64, error) {
+				if clean {
+					if err := deleteSpan(ctx, s, n, t, sp); err != nil {
+						return 0, err
+					}
+				}
+				rows, err := load.Write(ctx, s, table, newSource(t, p, sp), c)
+				if err != nil {
+					return rows, fmt.Errorf("load %s warehouses %d-%d: %w", table, sp.wlo, sp.whi, err)
+				}
+				return rows, nil
+			}})
 	}
 	return units
 }
