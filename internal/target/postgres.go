@@ -72,10 +72,16 @@ func (b *postgresBackend) connect(ctx context.Context, i int) (Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{
+	pc := &pgConn{
 		endpoint: b.t.Endpoints[i], conn: c, prepared: b.prepared,
 		stmts: make(map[string]*pgStmt),
-	}, nil
+	}
+	// Statements run under a per-session guard instead of pgx's per-query
+	// context watch (see stmtGuard): the same interruption (a past socket
+	// deadline, pgx's default), registered once per session.
+	pc.g.nc = c.PgConn().Conn()
+	pc.rows.g = &pc.g
+	return pc, nil
 }
 
 func (b *postgresBackend) connectKind(err error) ConnectErrorKind {
@@ -108,6 +114,7 @@ type pgConn struct {
 	seq      int
 	inTx     bool
 	rows     pgRows // reused by every Query on this Conn
+	g        stmtGuard
 }
 
 var _ Conn = (*pgConn)(nil)
@@ -141,8 +148,16 @@ func (c *pgConn) Prepare(ctx context.Context, query string) (Stmt, error) {
 }
 
 func (c *pgConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	tag, err := c.conn.Exec(ctx, rewritePlaceholders(query), args...)
+	return c.exec(ctx, rewritePlaceholders(query), args)
+}
+
+func (c *pgConn) exec(ctx context.Context, sql string, args []any) (int64, error) {
+	rctx, err := c.g.enter(ctx)
 	if err != nil {
+		return 0, err
+	}
+	tag, err := c.conn.Exec(rctx, sql, args...)
+	if err = c.g.leave(err); err != nil {
 		return 0, err
 	}
 	return tag.RowsAffected(), nil
@@ -156,16 +171,20 @@ func (c *pgConn) Query(ctx context.Context, query string, args ...any) (Rows, er
 // this Conn must therefore not be used (not even closed) after the next
 // Query on the same Conn; pgx allows only one open result per session anyway.
 func (c *pgConn) query(ctx context.Context, sql string, args []any) (Rows, error) {
-	r, err := c.conn.Query(ctx, sql, args...)
+	rctx, err := c.g.enter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c.rows.r = r
+	r, err := c.conn.Query(rctx, sql, args...)
+	if err != nil {
+		return nil, c.g.leave(err)
+	}
+	c.rows.r, c.rows.done = r, false
 	return &c.rows, nil
 }
 
 func (c *pgConn) Begin(ctx context.Context, _ bool) error {
-	if _, err := c.conn.Exec(ctx, "begin"); err != nil {
+	if _, err := c.exec(ctx, "begin", nil); err != nil {
 		return err
 	}
 	c.inTx = true
@@ -201,6 +220,7 @@ func (c *pgConn) Close() error {
 	if c.conn == nil {
 		return nil
 	}
+	c.g.unwatch()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := c.conn.Close(ctx)
@@ -218,11 +238,7 @@ type pgStmt struct {
 }
 
 func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
-	tag, err := s.c.conn.Exec(ctx, s.sql, args...)
-	if err != nil {
-		return 0, err
-	}
-	return tag.RowsAffected(), nil
+	return s.c.exec(ctx, s.sql, args)
 }
 
 func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
@@ -231,6 +247,14 @@ func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
 
 // QueryRow scans the first row without allocating a Rows wrapper.
 func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
+	rctx, err := s.c.g.enter(ctx)
+	if err != nil {
+		return err
+	}
+	return s.c.g.leave(s.queryRow(rctx, dest, args))
+}
+
+func (s *pgStmt) queryRow(ctx context.Context, dest []any, args []any) error {
 	r, err := s.c.conn.Query(ctx, s.sql, args...)
 	if err != nil {
 		return err
@@ -249,8 +273,12 @@ func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
 	return r.Err()
 }
 
-// pgRows adapts pgx.Rows to Rows.
-type pgRows struct{ r pgx.Rows }
+// pgRows adapts pgx.Rows to Rows; closing it ends the guarded statement.
+type pgRows struct {
+	r    pgx.Rows
+	g    *stmtGuard
+	done bool
+}
 
 func (p *pgRows) Next() bool             { return p.r.Next() }
 func (p *pgRows) Scan(dest ...any) error { return p.r.Scan(dest...) }
@@ -259,5 +287,10 @@ func (p *pgRows) Err() error             { return p.r.Err() }
 // Close closes the result and reports its error, if any.
 func (p *pgRows) Close() error {
 	p.r.Close()
-	return p.r.Err()
+	err := p.r.Err()
+	if !p.done {
+		p.done = true
+		err = p.g.leave(err)
+	}
+	return err
 }
