@@ -34,6 +34,16 @@ func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
 			cfg.Password = t.Password
 		}
 		cfg.ConnectTimeout = opts.ConnectTimeout
+		// pgx's per-connection LRU caches (512 entries each, preallocated)
+		// cost ~50 KB per session and serve only one-off statements: the hot
+		// path uses named prepared statements. Small caches keep 2048
+		// sessions well under 256 MB. URL parameters still override.
+		if _, ok := t.Params["statement_cache_capacity"]; !ok {
+			cfg.StatementCacheCapacity = 16
+		}
+		if _, ok := t.Params["description_cache_capacity"]; !ok {
+			cfg.DescriptionCacheCapacity = 16
+		}
 		if opts.StatementMode == Text {
 			cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 		}
