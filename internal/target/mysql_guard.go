@@ -23,26 +23,32 @@ import (
 // itself does on cancellation (it closes the socket). An interrupted session
 // is dead, as it is with the driver's own cancellation.
 
+// The guard's state is gen<<2 | one of these; gen numbers the watched
+// context, so that a late AfterFunc of a previous context cannot interrupt
+// a statement run under the next one.
 const (
-	guardIdle  int32 = iota
+	guardIdle  int64 = iota
 	guardBusy        // a statement is in flight
 	guardFired       // the statement in flight was interrupted; the socket is dead
 )
 
 type stmtGuard struct {
-	nc     net.Conn // nil: no guard, statements use the caller's context
-	ctx    context.Context
-	bg     context.Context // context.WithoutCancel(ctx)
-	stop   func() bool
-	fireFn func()
-	state  atomic.Int32
+	nc    net.Conn // nil: no guard, statements use the caller's context
+	ctx   context.Context
+	bg    context.Context // context.WithoutCancel(ctx)
+	stop  func() bool
+	gen   int64
+	state atomic.Int64
 }
 
-func (g *stmtGuard) fire() {
-	if g.state.CompareAndSwap(guardBusy, guardFired) {
+func (g *stmtGuard) fire(gen int64) {
+	if g.state.CompareAndSwap(gen<<2|guardBusy, gen<<2|guardFired) {
 		_ = g.nc.SetDeadline(time.Unix(1, 0))
 	}
 }
+
+// fired reports whether the last guarded statement was interrupted.
+func (g *stmtGuard) fired() bool { return g.state.Load()&3 == guardFired }
 
 // enter returns the context to run a statement on.
 func (g *stmtGuard) enter(ctx context.Context) (context.Context, error) {
@@ -54,15 +60,14 @@ func (g *stmtGuard) enter(ctx context.Context) (context.Context, error) {
 	}
 	if ctx != g.ctx {
 		g.unwatch()
-		if g.fireFn == nil {
-			g.fireFn = g.fire
-		}
+		g.gen++
+		gen := g.gen
 		g.ctx, g.bg = ctx, context.WithoutCancel(ctx)
-		g.stop = context.AfterFunc(ctx, g.fireFn)
+		g.stop = context.AfterFunc(ctx, func() { g.fire(gen) })
 	}
-	g.state.Store(guardBusy)
+	g.state.Store(g.gen<<2 | guardBusy)
 	if err := ctx.Err(); err != nil { // cancelled before the store: AfterFunc saw idle
-		g.state.CompareAndSwap(guardBusy, guardIdle)
+		g.state.CompareAndSwap(g.gen<<2|guardBusy, g.gen<<2)
 		return nil, err
 	}
 	return g.bg, nil
@@ -71,7 +76,7 @@ func (g *stmtGuard) enter(ctx context.Context) (context.Context, error) {
 // leave ends the statement; if it was interrupted, the result is the
 // context's error, as with the driver's own cancellation.
 func (g *stmtGuard) leave(err error) error {
-	if g.state.CompareAndSwap(guardBusy, guardIdle) || g.state.Load() != guardFired {
+	if g.state.CompareAndSwap(g.gen<<2|guardBusy, g.gen<<2) || !g.fired() {
 		return err
 	}
 	if cerr := g.ctx.Err(); cerr != nil {
@@ -217,7 +222,7 @@ func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 	}
 	_ = m.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
 	_, err := m.c.ExecContext(m.g.plain(ctx), q)
-	if m.g.state.Load() != guardFired {
+	if !m.g.fired() {
 		_ = m.g.nc.SetDeadline(time.Time{})
 	}
 	return err
