@@ -80,8 +80,8 @@ report() { # server bp_total bp_load ingest
 }
 
 RESULTS=()
-bench_server() { # kind url dialect stream_fn truncate_sql
-	local kind=$1 url=$2 dialect=$3 fn=$4
+bench_server() { # kind url stream_fn
+	local kind=$1 url=$2 fn=$3
 	parse "$url"
 	echo "== $kind: $W warehouse(s) into $DB"
 	if [ "$kind" = mariadb ]; then
@@ -118,8 +118,8 @@ bench_server() { # kind url dialect stream_fn truncate_sql
 	RESULTS+=("$(report "$kind" "$bp_total" "$bp_load" "$ingest")")
 }
 
-bench_server mariadb "$MYSQL_URL" mysql mysql_stream
-bench_server postgres "$PG_URL" postgres pg_stream
+bench_server mariadb "$MYSQL_URL" mysql_stream
+bench_server postgres "$PG_URL" pg_stream
 
 echo
 echo "== results ($W warehouses, 2 loader streams, $(nproc) CPUs shared by client and server)"
