@@ -91,6 +91,7 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		ErrorsByClass: map[string]int64{},
 		Endpoints:     spec.Connector.EndpointCounts(),
 		Reconnects:    res.Reconnects,
+		ConnectS:      round3(res.ConnectTime.Seconds()),
 		Histograms:    results.EncodeHistograms(cum, ops),
 	}
 	var okN, errN, retries int64

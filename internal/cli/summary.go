@@ -29,7 +29,7 @@ func printSummary(w io.Writer, r *results.Run) {
 	if r.Status != "ok" {
 		status = "  [" + strings.ToUpper(r.Status) + "]"
 	}
-	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s%s\n\n", s.DurationS, r.WarmupS, conc, status)
+	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s (started in %.1f s)%s\n\n", s.DurationS, r.WarmupS, conc, r.ConnectS, status)
 
 	if r.Workload == "tpcc" {
 		fmt.Fprintf(w, "tpmC %s   tpmTOTAL %s   TPS %s   success %.2f %%\n", f1(s.TpmC), f1(s.TpmTotal), f1(s.TPS), s.SuccessRate)

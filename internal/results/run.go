@@ -31,7 +31,10 @@ type Run struct {
 	// Endpoints counts connections opened per endpoint (load balancing).
 	Endpoints  map[string]int64 `json:"endpoints,omitempty"`
 	Reconnects int64            `json:"reconnects"`
-	Series     []Interval       `json:"series"`
+	// ConnectS is the start-up time: opening every session and preparing
+	// every terminal's statements, before warm-up begins.
+	ConnectS float64    `json:"connect_s"`
+	Series   []Interval `json:"series"`
 	// Histograms holds the measurement window's HDR histograms, per op
 	// ("<op>" for successes, "<op>.err" for errors), in HdrHistogram's V2
 	// compressed base64 encoding (latency in microseconds).

@@ -1,0 +1,83 @@
+package results
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+)
+
+func sampleSnapshot() *metrics.Snapshot {
+	reg := metrics.NewRegistry([]string{"read", "write"}, nil, 1)
+	reg.SetPhase(metrics.Measure)
+	rec := reg.Recorder(0)
+	for i := 1; i <= 1000; i++ {
+		rec.Record(0, time.Duration(i)*time.Microsecond, metrics.OK, target.ClassNone, nil)
+	}
+	rec.Record(1, 5*time.Millisecond, metrics.Rollback, target.ClassNone, nil)
+	rec.Record(1, 7*time.Millisecond, metrics.Failed, target.ClassDeadlock, nil)
+	reg.Tick()
+	return reg.Cumulative()
+}
+
+func TestOpsFromSnapshot(t *testing.T) {
+	ops := OpsFrom(sampleSnapshot(), []string{"read", "write"}, 10)
+	r, w := ops[0], ops[1]
+	if r.Count != 1000 || r.PerSec != 100 || r.PerMin != 6000 {
+		t.Errorf("read: %+v", r)
+	}
+	if r.Latency.P50 < 0.49 || r.Latency.P50 > 0.51 || r.Latency.Max < 0.99 || r.Latency.Min != 0.001 {
+		t.Errorf("read latency: %+v", r.Latency)
+	}
+	if w.Count != 1 || w.Rollbacks != 1 || w.Errors != 1 || w.ErrClasses["deadlock"] != 1 || w.ErrLatency == nil {
+		t.Errorf("write: %+v", w)
+	}
+}
+
+func TestHistogramsRoundTrip(t *testing.T) {
+	snap := sampleSnapshot()
+	enc := EncodeHistograms(snap, []string{"read", "write"})
+	for _, k := range []string{"read", "write", "write.err"} {
+		if enc[k] == "" {
+			t.Fatalf("histogram %q not encoded: %v", k, enc)
+		}
+	}
+	h, err := DecodeHistogram(enc["read"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != 1000 || h.ValueAtQuantile(99) != snap.OKHist[0].ValueAtQuantile(99) {
+		t.Errorf("decoded count %d p99 %d", h.TotalCount(), h.ValueAtQuantile(99))
+	}
+}
+
+func TestWriteReadAndVersion(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "r.json")
+	in := &Run{FormatVersion: FormatVersion, Workload: "tpcc", Target: "mysql://u:***@h:3306/db", Status: "ok"}
+	in.Summary.TpmC = 123.5
+	if err := Write(p, in); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Summary.TpmC != 123.5 || out.Workload != "tpcc" {
+		t.Errorf("round trip: %+v", out)
+	}
+	if _, err := os.Stat(p + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("temp file left behind")
+	}
+	for _, v := range []int{0, FormatVersion + 1} {
+		bad := filepath.Join(dir, "bad.json")
+		os.WriteFile(bad, []byte(`{"format_version": `+string(rune('0'+v))+`}`), 0o644)
+		if _, err := Read(bad); err == nil || !strings.Contains(err.Error(), "format_version") {
+			t.Errorf("version %d: err %v", v, err)
+		}
+	}
+}
