@@ -218,6 +218,12 @@ func runUnit(ctx context.Context, s *Session, st *unitState, finish func(context
 	if err != nil {
 		_ = s.Conn.Rollback(context.WithoutCancel(ctx))
 		st.c.rows.Store(0)
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			// Drivers interrupt a cancelled statement by closing or
+			// deadlining the socket, so the error may read "use of closed
+			// network connection": the cause is the cancellation.
+			err = fmt.Errorf("%w (%v)", cerr, err)
+		}
 		return fmt.Errorf("%s: %w", u.Key, err)
 	}
 	st.done.Store(true)
