@@ -201,7 +201,7 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	}
 
 	t0 := time.Now()
-	created, err := ensureIndexes(ctx, conn, n)
+	created, err := postLoad(ctx, d, conn, n, threads)
 	if err != nil {
 		return st, err
 	}
@@ -217,9 +217,6 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 				}
 			}
 		}
-	}
-	if conn.Kind() != target.SQLite {
-		analyze(ctx, conn, n)
 	}
 	st.Indexes = time.Since(t0)
 	if err := setMeta(ctx, conn, n, keyStatus, statusComplete); err != nil {
@@ -240,18 +237,6 @@ func createTables(ctx context.Context, conn target.Conn, n Names) error {
 		return fmt.Errorf("create table %s: %w", n.Meta, err)
 	}
 	return nil
-}
-
-// analyze refreshes optimizer statistics so the first run and the checks get
-// good plans; failures are not fatal.
-func analyze(ctx context.Context, conn target.Conn, n Names) {
-	for _, t := range n.Tables() {
-		q := "ANALYZE TABLE " + t
-		if conn.Kind() == target.Postgres {
-			q = "ANALYZE " + t
-		}
-		_, _ = conn.Exec(ctx, q)
-	}
 }
 
 // Units splits the load of meta's whole data set into independent units:

@@ -104,9 +104,9 @@ func indexNames(n Names) []string {
 	return []string{n.Customer + "_idx_name", n.Orders + "_idx_cust"}
 }
 
-// ensureIndexes creates the secondary indexes that do not exist yet (a load
-// into an existing data set finds them) and reports whether it created any.
-func ensureIndexes(ctx context.Context, conn target.Conn, n Names) (bool, error) {
+// missingIndexes returns the DDL of the secondary indexes that do not exist
+// yet (a load into an existing data set finds them).
+func missingIndexes(ctx context.Context, conn target.Conn, n Names) ([]string, error) {
 	var q string
 	switch conn.Kind() {
 	case target.MySQL:
@@ -117,11 +117,11 @@ func ensureIndexes(ctx context.Context, conn target.Conn, n Names) (bool, error)
 		q = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
 	}
 	names := indexNames(n)
-	created := false
+	var missing []string
 	for i, ddl := range indexSQL(n) {
 		rows, err := conn.Query(ctx, q, names[i])
 		if err != nil {
-			return created, fmt.Errorf("look up index %s: %w", names[i], err)
+			return nil, fmt.Errorf("look up index %s: %w", names[i], err)
 		}
 		var cnt int64
 		if rows.Next() {
@@ -132,17 +132,13 @@ func ensureIndexes(ctx context.Context, conn target.Conn, n Names) (bool, error)
 		}
 		rows.Close()
 		if err != nil {
-			return created, fmt.Errorf("look up index %s: %w", names[i], err)
+			return nil, fmt.Errorf("look up index %s: %w", names[i], err)
 		}
-		if cnt > 0 {
-			continue
+		if cnt == 0 {
+			missing = append(missing, ddl)
 		}
-		if _, err := conn.Exec(ctx, ddl); err != nil {
-			return created, fmt.Errorf("create index: %s: %w", ddl, err)
-		}
-		created = true
 	}
-	return created, nil
+	return missing, nil
 }
 
 // foreignKeySQL returns the optional foreign keys of reference §1.4, added
