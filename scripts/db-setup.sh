@@ -63,6 +63,8 @@ GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost';
 SET GLOBAL max_connections = 4200;
 SET GLOBAL local_infile = 1;
 SET GLOBAL max_prepared_stmt_count = 1048576;
+SET GLOBAL innodb_flush_log_at_trx_commit = 2;
+SET GLOBAL innodb_buffer_pool_size = 1073741824;
 FLUSH PRIVILEGES;
 SQL
 log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
@@ -94,6 +96,14 @@ if ! pg_up; then
   $SUDO pg_ctlcluster "$PGVER" main start || $SUDO pg_ctlcluster "$PGVER" main restart
   for _ in $(seq 1 60); do pg_up && break; sleep 1; done
   pg_up || { log "PostgreSQL did not start"; exit 1; }
+fi
+# A server started by the package's post-install runs with the defaults:
+# restart it so that conf.d/99-benchpress.conf (max_connections...) applies.
+if [ "$(as postgres psql -tAc 'SHOW max_connections' 2>/dev/null)" != "2300" ]; then
+  log "restarting PostgreSQL $PGVER to apply benchpress settings"
+  $SUDO pg_ctlcluster "$PGVER" main restart
+  for _ in $(seq 1 60); do pg_up && break; sleep 1; done
+  pg_up || { log "PostgreSQL did not restart"; exit 1; }
 fi
 as postgres psql -q -v ON_ERROR_STOP=1 <<'SQL' >/dev/null
 DO $$ BEGIN
