@@ -57,7 +57,7 @@ func (t *spinTerm) Exec(context.Context, int) (metrics.Outcome, error) {
 // on this machine. SQLite is only the connector's target: the workload
 // never touches it, and selfacct skips the verdict for SQLite, so the test
 // applies monitor.Assess to the real figures itself.
-func driverBoundRun(t *testing.T, burn bool) (bool, string) {
+func driverBoundRun(t *testing.T, burn bool) (bound bool, note string, driverCores float64) {
 	t.Helper()
 	tg, err := target.Parse("sqlite://" + filepath.Join(t.TempDir(), "x.db"))
 	if err != nil {
@@ -85,24 +85,41 @@ func driverBoundRun(t *testing.T, burn bool) (bool, string) {
 	monitor.Assess(&d, true)
 	t.Logf("burn=%v: driver %.2fs CPU, machine %.0f%% busy, driver share %.0f%%, %d cores: bound=%v %s",
 		burn, d.CPUUserS+d.CPUSysS, d.MachineBusyPct, d.DriverSharePct, d.Cores, d.DriverBound, d.DriverBoundNote)
-	return d.DriverBound, d.DriverBoundNote
+	if run.Summary.DurationS > 0 {
+		driverCores = (d.CPUUserS + d.CPUSysS) / (run.Summary.DurationS + spec.Runner.Warmup.Seconds())
+	}
+	return d.DriverBound, d.DriverBoundNote, driverCores
 }
 
 func TestDriverBoundWarning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for seconds")
 	}
-	bound, note := driverBoundRun(t, true)
-	if !bound || !strings.Contains(note, "driver-bound") {
-		t.Fatalf("CPU-burning driver not reported as driver-bound (note %q)", note)
+	// Other processes (go test runs packages in parallel) may hold the CPU,
+	// and then the driver truly is not the bottleneck. Try a few times; the
+	// verdict must appear whenever the driver got at least a full core.
+	best := 0.0
+	for attempt := 0; attempt < 4; attempt++ {
+		bound, note, cores := driverBoundRun(t, true)
+		if bound {
+			if !strings.Contains(note, "driver-bound") {
+				t.Fatalf("driver-bound verdict without the warning text: %q", note)
+			}
+			return
+		}
+		best = max(best, cores)
+		if cores >= 1.0 {
+			t.Fatalf("CPU-burning driver used %.2f cores of %d and was not reported as driver-bound (note %q)", cores, runtime.NumCPU(), note)
+		}
 	}
+	t.Skipf("other processes held the CPU: the CPU-burning driver got at most %.2f cores in 4 attempts, so it never was the bottleneck", best)
 }
 
 func TestServerBoundNoWarning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for seconds")
 	}
-	if bound, note := driverBoundRun(t, false); bound {
+	if bound, note, _ := driverBoundRun(t, false); bound {
 		t.Fatalf("sleeping workload reported as driver-bound: %s", note)
 	}
 }

@@ -314,25 +314,8 @@ func parsePercentiles(s string) ([]float64, error) {
 
 // validate returns every flag problem at once.
 func (f *sysbenchRunFlags) validate(test string) (*sysbench.Workload, []float64, error) {
-	var errs []error
-	if f.threads < 1 {
-		errs = append(errs, usagef("--threads must be >= 1 (got %d)", f.threads))
-	}
-	if f.duration <= 0 {
-		errs = append(errs, usagef("--time must be > 0 (got %s)", f.duration))
-	}
-	if f.warmup < 0 {
-		errs = append(errs, usagef("--warmup-time must not be negative (got %s)", f.warmup))
-	}
-	if f.reportInterval < 0 {
-		errs = append(errs, usagef("--report-interval must not be negative (got %s)", f.reportInterval))
-	}
-	if f.rate < 0 {
-		errs = append(errs, usagef("--rate must not be negative (got %g)", f.rate))
-	}
-	if f.maxRetries < 0 {
-		errs = append(errs, usagef("--max-retries must not be negative (got %d)", f.maxRetries))
-	}
+	errs := runnerProblems(runner.Config{Terminals: f.threads, Warmup: f.warmup, Duration: f.duration,
+		ReportInterval: f.reportInterval, Rate: f.rate, MaxRetries: f.maxRetries}, sysbenchFlagNames, true)
 	pcts, err := parsePercentiles(f.percentile)
 	if err != nil {
 		errs = append(errs, &UsageError{Err: err})

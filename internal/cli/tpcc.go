@@ -88,23 +88,10 @@ func (f *tpccRunFlags) register(fs *pflag.FlagSet) {
 func (f *tpccRunFlags) validate() (tpcc.Names, [tpcc.NumOps]int, error) {
 	var errs []error
 	var mix [tpcc.NumOps]int
-	if f.terminals < 1 {
-		errs = append(errs, usagef("--terminals must be >= 1 (got %d)", f.terminals))
-	}
+	errs = append(errs, runnerProblems(runner.Config{Terminals: f.terminals, Warmup: f.warmup, Duration: f.duration,
+		ReportInterval: f.reportInterval, MaxRetries: f.maxRetries}, tpccFlagNames, true)...)
 	if f.warehouses < 0 {
 		errs = append(errs, usagef("--warehouses must be >= 1 (got %d)", f.warehouses))
-	}
-	if f.warmup < 0 {
-		errs = append(errs, usagef("--warmup must not be negative (got %s)", f.warmup))
-	}
-	if f.duration <= 0 {
-		errs = append(errs, usagef("--duration must be > 0 (got %s)", f.duration))
-	}
-	if f.reportInterval < 0 {
-		errs = append(errs, usagef("--report-interval must not be negative (got %s)", f.reportInterval))
-	}
-	if f.maxRetries < 0 {
-		errs = append(errs, usagef("--max-retries must not be negative (got %d)", f.maxRetries))
 	}
 	m, err := tpcc.ParseMix(f.mix)
 	if err != nil {

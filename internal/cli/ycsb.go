@@ -333,26 +333,9 @@ func (f *ycsbRunFlags) plan(fs *pflag.FlagSet, name string) (ycsb.Props, runner.
 	if f.operations < 0 {
 		errs = append(errs, usagef("--operations must not be negative (got %d)", f.operations))
 	}
-	if cfg.Terminals < 1 {
-		errs = append(errs, usagef("--threads must be >= 1 (got %d)", cfg.Terminals))
-	}
-	if cfg.Duration < 0 {
-		errs = append(errs, usagef("--time must not be negative (got %s)", cfg.Duration))
-	}
+	errs = append(errs, runnerProblems(cfg, ycsbFlagNames, false)...)
 	if cfg.MaxOps == 0 && cfg.Duration == 0 {
 		errs = append(errs, usagef("set --operations or --time (both are 0: the run would never end)"))
-	}
-	if cfg.Warmup < 0 {
-		errs = append(errs, usagef("--warmup must not be negative (got %s)", cfg.Warmup))
-	}
-	if cfg.Rate < 0 {
-		errs = append(errs, usagef("--rate must not be negative (got %g)", cfg.Rate))
-	}
-	if cfg.ReportInterval < 0 {
-		errs = append(errs, usagef("--report-interval must not be negative (got %s)", cfg.ReportInterval))
-	}
-	if cfg.MaxRetries < 0 {
-		errs = append(errs, usagef("--max-retries must not be negative (got %d)", cfg.MaxRetries))
 	}
 	if err == nil {
 		if _, cerr := ycsb.ParseConfig(p); cerr != nil {
