@@ -68,8 +68,8 @@ func TestRunCountsEqualCommits(t *testing.T) {
 	if got != wl.committed.Load() {
 		t.Fatalf("counted %d, committed %d: in-flight transactions lost at the window end", got, wl.committed.Load())
 	}
-	if s := res.MeasuredSeconds(); s < 1.4 || s > 1.7 {
-		t.Fatalf("measured %.2fs, want ~1.5s", s)
+	if s := res.MeasuredSeconds(); s < 1.45 || s > 2.5 {
+		t.Fatalf("measured %.2fs, want 1.5s (and not much more on a loaded machine)", s)
 	}
 }
 
@@ -83,9 +83,10 @@ func TestRunWarmupExcluded(t *testing.T) {
 	if got >= wl.committed.Load() || got == 0 {
 		t.Fatalf("measured %d of %d commits; warm-up must be excluded and the window counted", got, wl.committed.Load())
 	}
-	// 2 terminals x 1 s / 5 ms ≈ 400 in the window, ≈ 200 in warm-up.
-	if got < 250 || got > 450 {
-		t.Fatalf("measured %d, want ≈400", got)
+	// The window is 1 s of the 1.5 s run: about two thirds of the commits,
+	// whatever the machine's load does to the 5 ms service time.
+	if share := float64(got) / float64(wl.committed.Load()); share < 0.5 || share > 0.8 {
+		t.Fatalf("measured %d of %d commits (%.2f), want about 2/3", got, wl.committed.Load(), share)
 	}
 }
 
