@@ -43,6 +43,7 @@ Start with:
 		root.AddCommand(add(app))
 	}
 	groupCommand(root)
+	addProfileFlag(root)
 	return root
 }
 
