@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -159,5 +160,48 @@ func TestConfigValidateReportsAll(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
+	}
+}
+
+// lostConnWL fails every n-th call with a lost connection.
+type lostConnWL struct {
+	fakeWL
+	n int64
+}
+
+func (w *lostConnWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
+	return &lostConnTerm{wl: w}, nil
+}
+
+type lostConnTerm struct{ wl *lostConnWL }
+
+func (t *lostConnTerm) Next() int       { return 0 }
+func (t *lostConnTerm) Extras() []int64 { return nil }
+func (t *lostConnTerm) Close()          {}
+func (t *lostConnTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	if t.wl.calls.Add(1)%t.wl.n == 0 {
+		return metrics.Failed, driver.ErrBadConn
+	}
+	t.wl.committed.Add(1)
+	time.Sleep(time.Millisecond)
+	return metrics.OK, nil
+}
+
+func TestRunReconnectsAndCarriesOn(t *testing.T) {
+	wl := &lostConnWL{n: 50}
+	d := &fakeDialer{}
+	res, err := Run(context.Background(), Config{Terminals: 2, Duration: 1200 * time.Millisecond}, wl, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Cumulative.Counts[0]
+	// Each lost session is re-opened, except at most one per terminal whose
+	// reconnect back-off was cut short by the end of the run.
+	lost := c.Errs[target.ClassLostConnection]
+	if lost == 0 || res.Reconnects > lost || res.Reconnects < lost-2 {
+		t.Fatalf("lost connections %d, reconnects %d: want every lost session re-opened", lost, res.Reconnects)
+	}
+	if c.OK < 5*lost {
+		t.Fatalf("ok %d after %d lost connections: terminals did not carry on", c.OK, lost)
 	}
 }
