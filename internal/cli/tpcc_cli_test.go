@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"benchpress/internal/target"
 	"benchpress/internal/testdb"
@@ -202,5 +203,47 @@ func TestTPCCRunOnServers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTPCCInterruptWritesResult: Ctrl-C (the root context cancelled) stops
+// the terminals; the summary and the JSON of what was measured are written
+// and the exit code is 130.
+func TestTPCCInterruptWritesResult(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "tpcc.db")
+	if _, stderr, code := runCLI(t, nil, "tpcc", "prepare", "--target", url); code != 0 {
+		t.Fatalf("prepare: exit %d: %s", code, stderr)
+	}
+	js := filepath.Join(dir, "r.json")
+	var out, errb bytes.Buffer
+	app := &App{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Version: "test"}
+	root := NewRoot(app)
+	root.SetArgs([]string{"tpcc", "run", "--target", url, "--terminals", "2", "--warmup", "0s", "--duration", "1h", "--json", js})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	err := root.ExecuteContext(ctx)
+	if code := ExitCode(err); code != ExitInterrupted {
+		t.Fatalf("exit %d (%v), want %d", code, err, ExitInterrupted)
+	}
+	if !strings.Contains(out.String(), "INTERRUPTED") || !strings.Contains(out.String(), "tpmC") {
+		t.Errorf("no summary after interrupt:\n%s", out.String())
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatalf("no JSON after interrupt: %v", err)
+	}
+	var doc struct {
+		Status  string `json:"status"`
+		Summary struct {
+			DurationS float64 `json:"duration_s"`
+			NOC       int64   `json:"new_order_committed"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "interrupted" || doc.Summary.DurationS < 1 || doc.Summary.NOC == 0 {
+		t.Errorf("JSON after interrupt: %+v", doc)
 	}
 }
