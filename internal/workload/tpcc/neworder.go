@@ -24,10 +24,15 @@ type orderLine struct {
 }
 
 // neworder holds the New-Order statements, inputs and reused buffers.
+//
+// The per-line work is batched (as go-tpc and cockroach do): one item
+// lookup, one stock read, one stock update and one order_line insert for
+// all lines. Their SQL depends on the line count, so they are prepared
+// lazily per count (5..15) and cached per terminal.
 type neworder struct {
 	selWarehouse, selDistrict, updDistrict, selCustomer target.Stmt
-	insOrder, insNewOrder, selItem, selStock, updStock  target.Stmt
-	insLine                                             target.Stmt
+	insOrder, insNewOrder                               target.Stmt
+	selItems, selStocks, updStocks, insLines            [16]target.Stmt // by line count
 
 	// inputs (clause 2.4.1)
 	dID, cID, olCnt int
@@ -38,19 +43,23 @@ type neworder struct {
 	order           [15]int      // line indexes sorted by (supply, iID)
 	price           [15]int64    // i_price in cents, per line index
 	brandOK         [15]bool     // i_data contains ORIGINAL
+	found           [15]bool     // item row seen, per line index
+	newQty          [15]int64    // new s_quantity, per position in order
+	dist            [15]string   // s_dist_DD, per position in order
 	amounts         target.Cents // Σ ol_amount
 
 	// scan destinations
 	wTax, dTax, cDisc      target.Decimal4
 	oID                    int64
 	cLast, cCredit         string
+	rIID, rWID             int64
 	iPrice                 target.Cents
 	iName, iData           string
 	sQty, sYtd, sOrd, sRem int64
 	sData, sDist           string
 	dW, dD, dC, dI, dS     []any
-	a2, a3, a4, a5, a6, a8 []any
-	a10                    []any
+	a2, a3, a8             []any
+	args                   []any // batched statements' arguments
 }
 
 func (n *neworder) prepare(p *preparer) {
@@ -60,27 +69,79 @@ func (n *neworder) prepare(p *preparer) {
 	n.selCustomer = p.stmt("SELECT c_discount, c_last, c_credit FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
 	n.insOrder = p.stmt("INSERT INTO {orders} (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)")
 	n.insNewOrder = p.stmt("INSERT INTO {new_order} (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)")
-	n.selItem = p.stmt("SELECT i_price, i_name, i_data FROM {item} WHERE i_id = ?")
-	// One statement for all ten s_dist_DD columns: the CASE picks the
-	// district's (clause 2.4.2.2) without ten prepared variants per session.
-	var b strings.Builder
-	b.WriteString("SELECT s_quantity, s_data, CASE ? + 0")
-	for d := 1; d <= DistrictsPerWarehouse; d++ {
-		fmt.Fprintf(&b, " WHEN %d THEN s_dist_%02d", d, d)
-	}
-	b.WriteString(" END, s_ytd, s_order_cnt, s_remote_cnt FROM {stock} WHERE s_i_id = ? AND s_w_id = ?{fu}")
-	n.selStock = p.stmt(b.String())
-	n.updStock = p.stmt("UPDATE {stock} SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?")
-	n.insLine = p.stmt("INSERT INTO {order_line} (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)")
 
 	n.dW = []any{&n.wTax}
 	n.dD = []any{&n.dTax, &n.oID}
 	n.dC = []any{&n.cDisc, &n.cLast, &n.cCredit}
-	n.dI = []any{&n.iPrice, &n.iName, &n.iData}
-	n.dS = []any{&n.sQty, &n.sData, &n.sDist, &n.sYtd, &n.sOrd, &n.sRem}
-	n.a2, n.a3, n.a4 = make([]any, 2), make([]any, 3), make([]any, 4)
-	n.a5, n.a6, n.a8 = make([]any, 5), make([]any, 6), make([]any, 8)
-	n.a10 = make([]any, 10)
+	n.dI = []any{&n.rIID, &n.iPrice, &n.iName, &n.iData}
+	n.dS = []any{&n.rIID, &n.rWID, &n.sQty, &n.sData, &n.sDist, &n.sYtd, &n.sOrd, &n.sRem}
+	n.a2, n.a3, n.a8 = make([]any, 2), make([]any, 3), make([]any, 8)
+	n.args = make([]any, 0, 9*15)
+}
+
+// list appends k copies of item separated by ", ".
+func list(b *strings.Builder, k int, item string) {
+	for i := 0; i < k; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(item)
+	}
+}
+
+// selItemsSQL looks up k distinct items in one statement.
+func selItemsSQL(k int) string {
+	var b strings.Builder
+	b.WriteString("SELECT i_id, i_price, i_name, i_data FROM {item} WHERE i_id IN (")
+	list(&b, k, "?")
+	b.WriteString(")")
+	return b.String()
+}
+
+// selStocksSQL reads and locks k stock rows, keyed by (s_w_id, s_i_id), in
+// primary-key order (the deadlock-avoiding order of sortLines). One CASE
+// picks the district's s_dist_DD column (clause 2.4.2.2) without ten
+// variants per count.
+func selStocksSQL(k int) string {
+	var b strings.Builder
+	b.WriteString("SELECT s_i_id, s_w_id, s_quantity, s_data, CASE ? + 0")
+	for d := 1; d <= DistrictsPerWarehouse; d++ {
+		fmt.Fprintf(&b, " WHEN %d THEN s_dist_%02d", d, d)
+	}
+	b.WriteString(" END, s_ytd, s_order_cnt, s_remote_cnt FROM {stock} WHERE (s_w_id, s_i_id) IN (")
+	list(&b, k, "(?, ?)")
+	b.WriteString(") ORDER BY s_w_id, s_i_id{fu}")
+	return b.String()
+}
+
+// updStocksSQL updates k stock rows in one statement. The CASEs are keyed
+// on s_i_id alone, which is sound because the item ids of one order are
+// distinct (drawNewOrder re-draws duplicates), even across supplying
+// warehouses; s_remote_cnt grows by one exactly where s_w_id is not the
+// home warehouse (supply ≠ W). "? + 0" types the parameters as integers on
+// PostgreSQL.
+func updStocksSQL(k int) string {
+	var b strings.Builder
+	b.WriteString("UPDATE {stock} SET s_quantity = CASE s_i_id")
+	for i := 0; i < k; i++ {
+		b.WriteString(" WHEN ? THEN ? + 0")
+	}
+	b.WriteString(" END, s_ytd = s_ytd + CASE s_i_id")
+	for i := 0; i < k; i++ {
+		b.WriteString(" WHEN ? THEN ? + 0")
+	}
+	b.WriteString(" END, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + CASE WHEN s_w_id = ? THEN 0 ELSE 1 END WHERE (s_w_id, s_i_id) IN (")
+	list(&b, k, "(?, ?)")
+	b.WriteString(")")
+	return b.String()
+}
+
+// insLinesSQL inserts k order lines in one multi-row INSERT.
+func insLinesSQL(k int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO {order_line} (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ")
+	list(&b, k, "(?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)")
+	return b.String()
 }
 
 // drawInputs draws clause 2.4.1's inputs: district, customer, 5..15 lines
@@ -139,12 +200,13 @@ func sortLines(lines []orderLine, order []int) {
 	}
 }
 
-// newOrder runs clause 2.4.2 as one read-write transaction. Items are looked
-// up in line order (the unused id of a rollback order is on the last line,
-// so every other lookup has been sent when it misses); stock rows are then
-// locked and updated at the supplying warehouse in (supply, i_id) order.
-// A missing item rolls back and returns metrics.Rollback: a completed
-// New-Order for tpmC.
+// newOrder runs clause 2.4.2 as one read-write transaction. All items are
+// looked up in one statement (the lookup is sent even for a rollback
+// order); stock rows are then locked in one read at the supplying
+// warehouses in (supply, i_id) order, updated in one statement, and the
+// order lines inserted in one multi-row INSERT: 12 statements whatever the
+// line count. A missing item rolls back and returns metrics.Rollback: a
+// completed New-Order for tpmC.
 func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, error) {
 	const txn = "new_order"
 	n := &t.no
@@ -181,55 +243,77 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if _, err := t.exec(ctx, n.insNewOrder, a3...); err != nil {
 		return t.fail(ctx, txn, "insert new_order", err)
 	}
-	for i := 0; i < n.olCnt; i++ {
-		a[0] = n.lines[i].iID
-		err := t.row(ctx, n.selItem, n.dI, a[:1]...)
-		if errors.Is(err, target.ErrNoRows) {
-			// Clause 2.4.2.3: "Item number is not valid" -> roll back.
-			if rerr := t.rollback(ctx); rerr != nil {
-				return metrics.Failed, txnErr(txn, "rollback", rerr)
-			}
-			t.ex[exNewOrderLines] += int64(n.olCnt)
-			t.ex[exNewOrderRemoteLines] += n.remote
-			return metrics.Rollback, nil
+	k := n.olCnt
+	// Clause 2.4.2.2/2.4.2.3: all item lookups in one statement; it is sent
+	// even when the unused id makes it miss.
+	st, err := t.lazy(ctx, n.selItems[:], k, selItemsSQL)
+	if err != nil {
+		return t.fail(ctx, txn, "prepare select item", err)
+	}
+	args := n.args[:0]
+	for i := 0; i < k; i++ {
+		args = append(args, n.lines[i].iID)
+		n.found[i] = false
+	}
+	got, err := t.items(ctx, st, args)
+	if err != nil {
+		return t.fail(ctx, txn, "select item", err)
+	}
+	if got < k {
+		// Clause 2.4.2.3: "Item number is not valid" -> roll back. Ids are
+		// distinct, so fewer rows than lines means an id is unused.
+		if rerr := t.rollback(ctx); rerr != nil {
+			return metrics.Failed, txnErr(txn, "rollback", rerr)
 		}
-		if err != nil {
-			return t.fail(ctx, txn, "select item", err)
-		}
-		n.price[i] = int64(n.iPrice)
-		n.brandOK[i] = strings.Contains(n.iData, "ORIGINAL")
+		t.ex[exNewOrderLines] += int64(n.olCnt)
+		t.ex[exNewOrderRemoteLines] += n.remote
+		return metrics.Rollback, nil
+	}
+
+	// Stock: read and lock all rows at their supplying warehouses in
+	// (supply, i_id) order, then update them in one statement.
+	if st, err = t.lazy(ctx, n.selStocks[:], k, selStocksSQL); err != nil {
+		return t.fail(ctx, txn, "prepare select stock", err)
+	}
+	args = append(n.args[:0], n.dID)
+	for _, i := range n.order[:k] {
+		args = append(args, n.lines[i].supply, n.lines[i].iID)
+	}
+	if err := t.stocks(ctx, st, args); err != nil {
+		return t.fail(ctx, txn, "select stock", err)
+	}
+	if st, err = t.lazy(ctx, n.updStocks[:], k, updStocksSQL); err != nil {
+		return t.fail(ctx, txn, "prepare update stock", err)
+	}
+	args = n.args[:0]
+	for j, i := range n.order[:k] {
+		args = append(args, n.lines[i].iID, n.newQty[j])
+	}
+	for _, i := range n.order[:k] {
+		args = append(args, n.lines[i].iID, n.lines[i].qty)
+	}
+	args = append(args, t.wID)
+	for _, i := range n.order[:k] {
+		args = append(args, n.lines[i].supply, n.lines[i].iID)
+	}
+	if _, err := t.exec(ctx, st, args...); err != nil {
+		return t.fail(ctx, txn, "update stock", err)
+	}
+
+	// Order lines, one multi-row INSERT.
+	if st, err = t.lazy(ctx, n.insLines[:], k, insLinesSQL); err != nil {
+		return t.fail(ctx, txn, "prepare insert order_line", err)
 	}
 	n.amounts = 0
-	for _, i := range n.order[:n.olCnt] {
+	args = n.args[:0]
+	for j, i := range n.order[:k] {
 		l := &n.lines[i]
-		a3[0], a3[1], a3[2] = n.dID, l.iID, l.supply
-		if err := t.row(ctx, n.selStock, n.dS, a3...); err != nil {
-			return t.fail(ctx, txn, "select stock", err)
-		}
-		q := n.sQty - int64(l.qty)
-		if n.sQty < int64(l.qty)+10 {
-			q += 91
-		}
-		remote := 0
-		if l.supply != t.wID {
-			remote = 1
-		}
-		a5 := n.a5
-		a5[0], a5[1], a5[2], a5[3], a5[4] = q, l.qty, remote, l.iID, l.supply
-		if _, err := t.exec(ctx, n.updStock, a5...); err != nil {
-			return t.fail(ctx, txn, "update stock", err)
-		}
-		// Brand/generic (clause 2.4.2.2) is display-only; computed as the
-		// spec requires.
-		_ = n.brandOK[i] && strings.Contains(n.sData, "ORIGINAL")
 		amount := target.Cents(int64(l.qty) * n.price[i])
 		n.amounts += amount
-		a9 := n.a10[:9]
-		a9[0], a9[1], a9[2], a9[3], a9[4], a9[5], a9[6], a9[7], a9[8] =
-			n.oID, n.dID, t.wID, l.number, l.iID, l.supply, l.qty, amount, n.sDist
-		if _, err := t.exec(ctx, n.insLine, a9...); err != nil {
-			return t.fail(ctx, txn, "insert order_line", err)
-		}
+		args = append(args, n.oID, n.dID, t.wID, l.number, l.iID, l.supply, l.qty, amount, n.dist[j])
+	}
+	if _, err := t.exec(ctx, st, args...); err != nil {
+		return t.fail(ctx, txn, "insert order_line", err)
 	}
 	// Displayed total (clause 2.4.2.2): Σ ol_amount × (1 − c_discount) ×
 	// (1 + w_tax + d_tax), in 1e-10 cents; display-only.
@@ -240,4 +324,90 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	t.ex[exNewOrderLines] += int64(n.olCnt)
 	t.ex[exNewOrderRemoteLines] += n.remote
 	return metrics.OK, nil
+}
+
+// items runs the batched item lookup and records price and brand per line;
+// it returns how many rows came back (each matches one line: ids are
+// distinct).
+func (t *Terminal) items(ctx context.Context, st target.Stmt, args []any) (int, error) {
+	n := &t.no
+	rows, err := t.query(ctx, st, args...)
+	if err != nil {
+		return 0, err
+	}
+	got := 0
+	for rows.Next() {
+		if err := rows.Scan(n.dI...); err != nil {
+			_ = rows.Close()
+			return 0, err
+		}
+		for i := 0; i < n.olCnt; i++ {
+			if int64(n.lines[i].iID) == n.rIID && !n.found[i] {
+				n.found[i] = true
+				n.price[i] = int64(n.iPrice)
+				n.brandOK[i] = strings.Contains(n.iData, "ORIGINAL")
+				got++
+				break
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		_ = rows.Close()
+		return 0, err
+	}
+	return got, rows.Close()
+}
+
+// errStockRows is returned when the batched stock read does not return one
+// row per line in (supply, i_id) order (the data set is not a TPC-C
+// population).
+var errStockRows = errors.New("stock rows do not match the order lines")
+
+// stocks runs the batched stock read; rows arrive in (s_w_id, s_i_id) order,
+// which is n.order's. It computes each line's new quantity (clause 2.4.2.2:
+// s_quantity − qty if that leaves at least 10, else + 91) and keeps
+// s_dist_DD for ol_dist_info.
+func (t *Terminal) stocks(ctx context.Context, st target.Stmt, args []any) error {
+	n := &t.no
+	rows, err := t.query(ctx, st, args...)
+	if err != nil {
+		return err
+	}
+	j := 0
+	for rows.Next() {
+		if err := rows.Scan(n.dS...); err != nil {
+			_ = rows.Close()
+			return err
+		}
+		if j >= n.olCnt {
+			_ = rows.Close()
+			return errStockRows
+		}
+		l := &n.lines[n.order[j]]
+		if n.rIID != int64(l.iID) || n.rWID != int64(l.supply) {
+			_ = rows.Close()
+			return errStockRows
+		}
+		q := n.sQty - int64(l.qty)
+		if n.sQty < int64(l.qty)+10 {
+			q += 91
+		}
+		n.newQty[j] = q
+		n.dist[j] = n.sDist
+		// Brand/generic (clause 2.4.2.2) is display-only; computed as the
+		// spec requires.
+		_ = n.brandOK[n.order[j]] && strings.Contains(n.sData, "ORIGINAL")
+		j++
+	}
+	if err := rows.Err(); err != nil {
+		_ = rows.Close()
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if j != n.olCnt {
+		return errStockRows
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package tpcc
 
 import (
+	"strings"
 	"testing"
 
 	"benchpress/internal/target"
@@ -107,5 +108,39 @@ func TestBadCreditData(t *testing.T) {
 	got := term.badCreditData(17)
 	if len(got) != 500 || got[:5] != "17 3 " || got[len(got)-1] != 'x' {
 		t.Errorf("truncation: len %d, prefix %q", len(got), got[:5])
+	}
+}
+
+// TestBatchedSQLPlaceholders checks that each batched statement has as many
+// placeholders as its caller binds arguments, for every row count.
+func TestBatchedSQLPlaceholders(t *testing.T) {
+	type builder struct {
+		name  string
+		build func(int) string
+		args  func(k int) int
+		min   int
+		max   int
+	}
+	for _, b := range []builder{
+		{"selItems", selItemsSQL, func(k int) int { return k }, 5, 15},
+		{"selStocks", selStocksSQL, func(k int) int { return 1 + 2*k }, 5, 15},
+		{"updStocks", updStocksSQL, func(k int) int { return 6*k + 1 }, 5, 15},
+		{"insLines", insLinesSQL, func(k int) int { return 9 * k }, 5, 15},
+		{"delNewOrders", delNewOrdersSQL, func(k int) int { return 1 + 2*k }, 1, 10},
+		{"selOrderCusts", selOrderCustsSQL, func(k int) int { return 1 + 2*k }, 1, 10},
+		{"updOrders", updOrdersSQL, func(k int) int { return 2 + 2*k }, 1, 10},
+		{"updLines", updLinesSQL, func(k int) int { return 2 + 2*k }, 1, 10},
+		{"sumLines", sumLinesSQL, func(k int) int { return 1 + 2*k }, 1, 10},
+		{"updCustomers", updCustomersSQL, func(k int) int { return 4*k + 1 }, 1, 10},
+	} {
+		for k := b.min; k <= b.max; k++ {
+			sql := b.build(k)
+			if got, want := strings.Count(sql, "?"), b.args(k); got != want {
+				t.Errorf("%s(%d): %d placeholders, want %d: %s", b.name, k, got, want, sql)
+			}
+			if strings.Count(sql, "(") != strings.Count(sql, ")") {
+				t.Errorf("%s(%d): unbalanced parentheses: %s", b.name, k, sql)
+			}
+		}
 	}
 }

@@ -81,20 +81,46 @@ func (p *preparer) stmt(sql string) target.Stmt {
 	if p.err != nil {
 		return nil
 	}
-	n := p.t.w.cfg.Names
+	s, err := p.t.prepare(p.ctx, sql)
+	if err != nil {
+		p.err = err
+		return nil
+	}
+	return s
+}
+
+// prepare prepares sql after replacing the {table} placeholders with the
+// scheme's names and {fu} with the kind's FOR UPDATE suffix, and records
+// the statement for Close.
+func (t *Terminal) prepare(ctx context.Context, sql string) (target.Stmt, error) {
+	n := t.w.cfg.Names
 	sql = strings.NewReplacer(
 		"{warehouse}", n.Warehouse, "{district}", n.District, "{customer}", n.Customer,
 		"{history}", n.History, "{new_order}", n.NewOrder, "{orders}", n.Orders,
 		"{order_line}", n.OrderLine, "{item}", n.Item, "{stock}", n.Stock,
-		"{fu}", p.t.kind.ForUpdate(),
+		"{fu}", t.kind.ForUpdate(),
 	).Replace(sql)
-	s, err := p.t.conn.Prepare(p.ctx, sql)
+	s, err := t.conn.Prepare(ctx, sql)
 	if err != nil {
-		p.err = fmt.Errorf("prepare %q: %w", sql, err)
-		return nil
+		return nil, fmt.Errorf("prepare %q: %w", sql, err)
 	}
-	p.t.stmts = append(p.t.stmts, s)
-	return s
+	t.stmts = append(t.stmts, s)
+	return s, nil
+}
+
+// lazy returns cache[k], preparing build(k) into it on first use; k is
+// the batched statement's row count. Preparing is session setup, not a
+// transaction statement, so it is not counted in "statements".
+func (t *Terminal) lazy(ctx context.Context, cache []target.Stmt, k int, build func(k int) string) (target.Stmt, error) {
+	if s := cache[k]; s != nil {
+		return s, nil
+	}
+	s, err := t.prepare(ctx, build(k))
+	if err != nil {
+		return nil, err
+	}
+	cache[k] = s
+	return s, nil
 }
 
 // Next deals the next card of the terminal's deck (clause 5.2.4.2).
