@@ -40,6 +40,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	cfg.OnPhase = func(p string) {
 		switch p {
+		case "done":
+			writeHeapProfile()
 		case "measure":
 			startAcct()
 			if !spec.Quiet {

@@ -280,17 +280,17 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 	return conns, nil
 }
 
-// softMemoryLimit bounds the heap's growth during a run unless GOMEMLIMIT
-// is set: the default GOGC lets the heap reach twice the live data, which
-// with thousands of sessions (~50-100 KB live each) is most of the RSS. The
-// limit leaves about three times a session's live data per terminal, so the
-// collector never runs much more often than it would by default. The
-// returned func restores the previous limit.
+// softMemoryLimit bounds the process's memory during a run unless
+// GOMEMLIMIT is set: the default GOGC lets the heap reach twice the live
+// data, which with thousands of sessions (~50 KB live each, statements
+// prepared lazily) is most of the RSS. The limit leaves about twice a
+// session's live data per terminal (floor 192 MiB), so 2048 terminals stay
+// near 200 MB. The returned func restores the previous limit.
 func softMemoryLimit(terminals int) func() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	limit := max(int64(224)<<20, int64(terminals)*160<<10)
+	limit := max(int64(192)<<20, int64(terminals)*100<<10)
 	prev := debug.SetMemoryLimit(limit)
 	return func() { debug.SetMemoryLimit(prev) }
 }

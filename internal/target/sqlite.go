@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -33,6 +36,13 @@ type sqliteBackend struct {
 	path     string
 	prepared bool
 	db       *sql.DB
+
+	// The first connection to a new file switches it to WAL, which takes an
+	// exclusive lock: concurrent first connections could fail with
+	// SQLITE_BUSY. Connects are serialized until one has succeeded; the
+	// file is then in WAL mode for good and the pragma is a no-op.
+	initMu sync.Mutex
+	ready  atomic.Bool
 }
 
 func newSQLiteBackend(t *Target, opts Options) (*sqliteBackend, error) {
@@ -84,10 +94,23 @@ func (b *sqliteBackend) connect(ctx context.Context, _ int) (Conn, error) {
 			return nil, fmt.Errorf("create directory for %s: %w", b.path, err)
 		}
 	}
-	c, err := b.db.Conn(ctx)
+	if !b.ready.Load() {
+		b.initMu.Lock()
+		defer b.initMu.Unlock()
+	}
+	var c *sql.Conn
+	var err error
+	for try := 0; ; try++ {
+		c, err = b.db.Conn(ctx)
+		if err == nil || try == 20 || classify(err) != ClassSerialization || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(10*(try+1)) * time.Millisecond) // SQLITE_BUSY: another process holds the file
+	}
 	if err != nil {
 		return nil, err
 	}
+	b.ready.Store(true)
 	s := &sqlConn{
 		kind: SQLite, endpoint: b.path, c: c, prepared: b.prepared,
 		stmts: make(map[string]Stmt),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"benchpress/internal/target"
@@ -58,6 +59,9 @@ type Workload struct {
 	deck    []int8
 	cRun    int // C for C_LAST at run time (clause 2.1.6.1)
 	created atomic.Uint64
+
+	replOnce sync.Once
+	repl     *strings.Replacer // table names and FOR UPDATE; one target kind per workload
 }
 
 var _ workload.Workload = (*Workload)(nil)
