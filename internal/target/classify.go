@@ -24,9 +24,17 @@ func Classify(err error) Class {
 	return classify(err)
 }
 
+// ErrConflict is returned (wrapped) by a workload that detects a concurrent
+// write its transaction lost to, the way a serialization failure reports
+// it: it is ClassSerialization, so the runner re-runs the transaction.
+var ErrConflict = errors.New("write conflict")
+
 func classify(err error) Class {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return ClassOther
+	}
+	if errors.Is(err, ErrConflict) {
+		return ClassSerialization
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
