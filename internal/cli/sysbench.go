@@ -367,7 +367,7 @@ func runSysbench(ctx context.Context, app *App, f *sysbenchRunFlags, test string
 		return nil, err
 	}
 	defer conn.Close()
-	admin, err := adminConn(ctx, conn)
+	admin, err := conn.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -48,11 +48,6 @@ func (c *tpccCommon) resolveNames() (tpcc.Names, error) {
 	return n, nil
 }
 
-// adminConn opens one session for DDL, metadata and checks.
-func adminConn(ctx context.Context, conn *target.Connector) (target.Conn, error) {
-	return conn.Connect(ctx)
-}
-
 // tpccRunFlags are the flags of tpcc run (also used by quickstart and sweeps).
 type tpccRunFlags struct {
 	tpccCommon
@@ -136,7 +131,7 @@ func runTPCC(ctx context.Context, app *App, f *tpccRunFlags, quiet bool) (*resul
 		return nil, err
 	}
 	defer conn.Close()
-	admin, err := adminConn(ctx, conn)
+	admin, err := conn.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +188,7 @@ func runTPCC(ctx context.Context, app *App, f *tpccRunFlags, quiet bool) (*resul
 
 // runCheck runs the consistency check on one admin session.
 func runCheck(ctx context.Context, conn *target.Connector, names tpcc.Names, all bool) ([]results.Check, error) {
-	admin, err := adminConn(ctx, conn)
+	admin, err := conn.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

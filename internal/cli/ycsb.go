@@ -193,7 +193,7 @@ Load with A before running A, B, C, F and D; load again (after cleanup) for E.`,
 			defer conn.Close()
 			ctx := cmd.Context()
 			if drop {
-				admin, err := adminConn(ctx, conn)
+				admin, err := conn.Connect(ctx)
 				if err != nil {
 					return err
 				}
@@ -386,7 +386,7 @@ func runYCSB(ctx context.Context, app *App, f *ycsbRunFlags, fs *pflag.FlagSet, 
 		return nil, err
 	}
 	defer conn.Close()
-	admin, err := adminConn(ctx, conn)
+	admin, err := conn.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
