@@ -17,16 +17,7 @@ import (
 // these tests never share data with the other load tests).
 func bulkTargets(t *testing.T) map[string]*target.Connector {
 	t.Helper()
-	out := map[string]*target.Connector{}
-	for _, tg := range testdb.All(t, "tpcc_bulk") {
-		c, err := target.NewConnector(tg, target.Options{ConnectTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("%s: %v", tg.Kind, err)
-		}
-		t.Cleanup(func() { c.Close() })
-		out[string(tg.Kind)] = c
-	}
-	return out
+	return testdb.Connectors(t, "tpcc_bulk", target.Options{ConnectTimeout: 5 * time.Second})
 }
 
 var pinnedNow = func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }

@@ -18,16 +18,7 @@ import (
 // the transaction tests of this package never share tables with these.
 func testTargets(t *testing.T) map[string]*target.Connector {
 	t.Helper()
-	out := map[string]*target.Connector{}
-	for _, tg := range testdb.All(t, "tpcc_load") {
-		c, err := target.NewConnector(tg, target.Options{ConnectTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("%s: %v", tg.Kind, err)
-		}
-		t.Cleanup(func() { c.Close() })
-		out[string(tg.Kind)] = c
-	}
-	return out
+	return testdb.Connectors(t, "tpcc_load", target.Options{ConnectTimeout: 5 * time.Second})
 }
 
 var wantRows1W = map[string]int64{
