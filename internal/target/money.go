@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -57,6 +58,25 @@ func (d Decimal4) Float64() float64 { return float64(d) / 10000 }
 
 // Value implements driver.Valuer with the exact decimal string.
 func (c Cents) Value() (driver.Value, error) { return c.String(), nil }
+
+// AppendText appends the decimal text Value returns, without allocating (the
+// MySQL protocol client sends it directly).
+func (c Cents) AppendText(b []byte) ([]byte, error) {
+	return appendScaled(b, int64(c), centsScale), nil
+}
+
+// AppendText appends the decimal text Value returns.
+func (d Decimal4) AppendText(b []byte) ([]byte, error) {
+	return appendScaled(b, int64(d), decimal4Scale), nil
+}
+
+// UnmarshalText parses a decimal column's text as Scan does for []byte.
+func (c *Cents) UnmarshalText(b []byte) error { return scanText((*int64)(c), b, centsScale, "Cents") }
+
+// UnmarshalText parses a decimal column's text as Scan does for []byte.
+func (d *Decimal4) UnmarshalText(b []byte) error {
+	return scanText((*int64)(d), b, decimal4Scale, "Decimal4")
+}
 
 // Value implements driver.Valuer with the exact decimal string.
 func (d Decimal4) Value() (driver.Value, error) { return d.String(), nil }
@@ -115,13 +135,22 @@ func nullable[T any](v T, valid bool) any {
 
 var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000}
 
+func scanText(dst *int64, b []byte, scale int, name string) error {
+	v, err := parseScaledBytes(b, scale)
+	if err != nil {
+		return fmt.Errorf("scan into %s: %w", name, err)
+	}
+	*dst = v
+	return nil
+}
+
 func scanInto(dst *int64, src any, scale int, name string) error {
 	var err error
 	switch v := src.(type) {
 	case nil:
 		return fmt.Errorf("cannot scan NULL into %s (use COALESCE)", name)
 	case []byte:
-		*dst, err = parseScaled(string(v), scale)
+		*dst, err = parseScaledBytes(v, scale)
 	case string:
 		*dst, err = parseScaled(v, scale)
 	case int64:
@@ -159,6 +188,15 @@ func floatScaled(f float64, scale int) (int64, error) {
 		return 0, fmt.Errorf("%v: %w", f, errRange)
 	}
 	return int64(r), nil
+}
+
+// parseScaledBytes is parseScaled on a column's bytes, without copying them
+// (parseScaled does not retain its argument; error messages copy it).
+func parseScaledBytes(b []byte, scale int) (int64, error) {
+	if len(b) == 0 {
+		return parseScaled("", scale)
+	}
+	return parseScaled(unsafe.String(unsafe.SliceData(b), len(b)), scale)
 }
 
 // parseScaled parses [+-]digits[.digits] exactly into units of 10^-scale;
@@ -236,6 +274,12 @@ func parseScaled(s string, scale int) (int64, error) {
 
 func formatScaled(v int64, scale int) string {
 	var buf [24]byte
+	return string(appendScaled(buf[:0], v, scale))
+}
+
+// appendScaled appends v (in units of 10^-scale) as decimal text.
+func appendScaled(b []byte, v int64, scale int) []byte {
+	var buf [24]byte
 	u := uint64(v)
 	if v < 0 {
 		u = uint64(-v) // MinInt64 wraps to its own magnitude as uint64
@@ -254,7 +298,7 @@ func formatScaled(v int64, scale int) string {
 		i--
 		buf[i] = '-'
 	}
-	return string(buf[i:])
+	return append(b, buf[i:]...)
 }
 
 func toNumeric(v int64, scale int) pgtype.Numeric {

@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
+	"time"
+
+	"benchpress/internal/target/mywire"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -24,6 +28,10 @@ type mysqlBackend struct {
 	// the socket deadlines).
 	guard   bool
 	sockets netConns
+	// wire: prepared statements use the lean protocol client (mywire) where
+	// the session allows it; BENCHPRESS_MYSQL_CLIENT=driver turns it off.
+	wire bool
+	loc  *time.Location
 }
 
 // maxIdle keeps every pinned connection poolable when it is returned, so the
@@ -32,7 +40,8 @@ const maxIdle = 1 << 16
 
 func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 	iso, _ := isolationSQL(opts.Isolation)
-	b := &mysqlBackend{t: t, prepared: opts.StatementMode == Prepared, isolation: iso}
+	b := &mysqlBackend{t: t, prepared: opts.StatementMode == Prepared, isolation: iso,
+		wire: os.Getenv("BENCHPRESS_MYSQL_CLIENT") != "driver"}
 	for _, ep := range t.Endpoints {
 		cfg, err := mysqlConfig(t, ep, opts)
 		if err != nil {
@@ -43,6 +52,7 @@ func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 			cfg.DialFunc = dialRecording
 			b.guard = true
 		}
+		b.loc = cfg.Loc
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
 			b.close()
@@ -117,9 +127,14 @@ func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {
 		c.Close()
 		return nil, fmt.Errorf("read server version: %w", err)
 	}
-	m := &mysqlConn{sqlConn: s, stmts: make(map[string]*mysqlStmt)}
+	m := &mysqlConn{sqlConn: s, stmts: make(map[string]*mysqlStmt), sockets: &b.sockets}
 	if b.guard {
-		m.g.nc = b.sockets.socketOf(c, slot)
+		if sock := b.sockets.socketOf(c, slot); sock != nil {
+			m.g.nc = sock.Conn
+			if b.wire && b.prepared && sock.capsOK && sock.caps.Plain {
+				m.w = mywire.New(sock.Conn, sock.caps, b.loc)
+			}
+		}
 	}
 	return m, nil
 }

@@ -3,10 +3,13 @@ package target
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"fmt"
 	"net"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"benchpress/internal/target/mywire"
 )
 
 // Per-statement cancellation is expensive through database/sql and
@@ -102,52 +105,19 @@ func (g *stmtGuard) unwatch() {
 	g.ctx, g.bg = nil, nil
 }
 
-// netConns remembers the socket of every connection a MySQL backend dialed,
-// by driver connection, so that a session taken from the pool again finds
-// its socket.
-type netConns struct{ m sync.Map } // driver.Conn -> net.Conn
-
-type netSlotKey struct{}
-
-// netSlot receives the socket dialed while opening one connection.
-type netSlot struct{ nc net.Conn }
-
-func dialRecording(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
-	if err == nil {
-		if slot, ok := ctx.Value(netSlotKey{}).(*netSlot); ok && slot.nc == nil {
-			slot.nc = nc
-		}
-	}
-	return nc, err
-}
-
-// socketOf returns the socket of c: the one just dialed (slot) or the one
-// recorded when the pooled connection was opened.
-func (n *netConns) socketOf(c *sql.Conn, slot *netSlot) net.Conn {
-	var nc net.Conn
-	_ = c.Raw(func(dc any) error {
-		if slot.nc != nil {
-			n.m.Store(dc, slot.nc)
-			nc = slot.nc
-			return nil
-		}
-		if v, ok := n.m.Load(dc); ok {
-			nc = v.(net.Conn)
-		}
-		return nil
-	})
-	return nc
-}
-
 // mysqlConn is the MySQL session: a sqlConn whose statements run under a
-// stmtGuard instead of database/sql's per-statement context machinery.
+// stmtGuard instead of database/sql's per-statement context machinery. In
+// Prepared mode on a plain (no TLS, no compression) socket, prepared
+// statements and BEGIN/COMMIT/ROLLBACK go through w, the lean protocol
+// client, and only one-off statements through database/sql.
 type mysqlConn struct {
 	*sqlConn
-	g     stmtGuard
-	stmts map[string]*mysqlStmt
-	rows  mysqlRows // reused by every Query on this session
+	g       stmtGuard
+	stmts   map[string]*mysqlStmt
+	rows    mysqlRows // reused by every Query on this session
+	w       *mywire.Conn
+	wrows   wireRows
+	sockets *netConns
 }
 
 var _ Conn = (*mysqlConn)(nil)
@@ -155,6 +125,9 @@ var _ Conn = (*mysqlConn)(nil)
 func (m *mysqlConn) Prepare(ctx context.Context, query string) (Stmt, error) {
 	if st, ok := m.stmts[query]; ok {
 		return st, nil
+	}
+	if m.w != nil {
+		return m.prepareWire(ctx, query)
 	}
 	inner, err := m.sqlConn.Prepare(ctx, query)
 	if err != nil {
@@ -202,7 +175,11 @@ func (m *mysqlConn) Begin(ctx context.Context, write bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = m.c.ExecContext(rctx, m.beginSQL(write))
+	if m.w != nil {
+		_, err = m.w.SimpleExec(m.beginSQL(write))
+	} else {
+		_, err = m.c.ExecContext(rctx, m.beginSQL(write))
+	}
 	if err = m.g.leave(err); err != nil {
 		return err
 	}
@@ -221,7 +198,12 @@ func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 		return err
 	}
 	_ = m.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
-	_, err := m.c.ExecContext(m.g.plain(ctx), q)
+	var err error
+	if m.w != nil {
+		_, err = m.w.SimpleExec(q)
+	} else {
+		_, err = m.c.ExecContext(m.g.plain(ctx), q)
+	}
 	if !m.g.fired() {
 		_ = m.g.nc.SetDeadline(time.Time{})
 	}
@@ -244,15 +226,27 @@ func (m *mysqlConn) Rollback(ctx context.Context) error {
 	return m.endTx(ctx, "ROLLBACK")
 }
 
+// Close releases the session's statements and returns the connection to the
+// pool, or discards it when the protocol client lost the session.
 func (m *mysqlConn) Close() error {
 	m.g.unwatch()
 	m.stmts = nil
+	if m.w != nil && m.c != nil {
+		_ = m.w.Close()
+		if m.w.Err() != nil {
+			m.inTx = false
+			m.sockets.forget(m.c)
+			_ = m.c.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}
 	return m.sqlConn.Close()
 }
 
-// mysqlStmt is a prepared (ps) or text (query) statement under the guard.
+// mysqlStmt is a prepared (ws on the protocol client, or ps through
+// database/sql) or text (query) statement under the guard.
 type mysqlStmt struct {
 	m     *mysqlConn
+	ws    *mywire.Stmt
 	ps    *sql.Stmt
 	query string
 }
@@ -263,9 +257,12 @@ func (s *mysqlStmt) Exec(ctx context.Context, args ...any) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	if s.ps != nil {
+	switch {
+	case s.ws != nil:
+		n, err = s.ws.Exec(args)
+	case s.ps != nil:
 		n, err = execResult(s.ps.ExecContext(rctx, args...))
-	} else {
+	default:
 		n, err = execResult(s.m.c.ExecContext(rctx, s.query, args...))
 	}
 	return n, s.m.g.leave(err)
@@ -275,6 +272,9 @@ func (s *mysqlStmt) Query(ctx context.Context, args ...any) (Rows, error) {
 	rctx, err := s.m.g.enter(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.ws != nil {
+		return s.m.wireQuery(s.ws, args)
 	}
 	var r *sql.Rows
 	if s.ps != nil {
@@ -289,6 +289,9 @@ func (s *mysqlStmt) QueryRow(ctx context.Context, dest []any, args ...any) error
 	rctx, err := s.m.g.enter(ctx)
 	if err != nil {
 		return err
+	}
+	if s.ws != nil {
+		return s.m.g.leave(wireQueryRow(s.ws, dest, args))
 	}
 	var r *sql.Row
 	if s.ps != nil {
@@ -311,6 +314,68 @@ func (r *mysqlRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
 func (r *mysqlRows) Err() error             { return r.r.Err() }
 
 func (r *mysqlRows) Close() error {
+	err := r.r.Close()
+	if !r.done {
+		r.done = true
+		err = r.g.leave(err)
+	}
+	return err
+}
+
+// prepareWire prepares query on the protocol client, under the guard.
+func (m *mysqlConn) prepareWire(ctx context.Context, query string) (Stmt, error) {
+	if _, err := m.g.enter(ctx); err != nil {
+		return nil, err
+	}
+	ws, err := m.w.Prepare(query)
+	if err = m.g.leave(err); err != nil {
+		return nil, fmt.Errorf("prepare %s: %w", snippet(query), err)
+	}
+	st := &mysqlStmt{m: m, ws: ws}
+	m.stmts[query] = st
+	return st, nil
+}
+
+func (m *mysqlConn) wireQuery(ws *mywire.Stmt, args []any) (Rows, error) {
+	r, err := ws.Query(args)
+	if err != nil {
+		return nil, m.g.leave(err)
+	}
+	m.wrows = wireRows{r: r, g: &m.g}
+	return &m.wrows, nil
+}
+
+// wireQueryRow runs ws and scans its first row; the rest are drained.
+func wireQueryRow(ws *mywire.Stmt, dest []any, args []any) error {
+	r, err := ws.Query(args)
+	if err != nil {
+		return err
+	}
+	if !r.Next() {
+		if err := r.Err(); err != nil {
+			return err
+		}
+		return ErrNoRows
+	}
+	err = r.Scan(dest...)
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// wireRows ends the guarded statement when the result is closed.
+type wireRows struct {
+	r    *mywire.Rows
+	g    *stmtGuard
+	done bool
+}
+
+func (r *wireRows) Next() bool             { return r.r.Next() }
+func (r *wireRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r *wireRows) Err() error             { return r.r.Err() }
+
+func (r *wireRows) Close() error {
 	err := r.r.Close()
 	if !r.done {
 		r.done = true

@@ -263,6 +263,10 @@ type discard struct{}
 
 func (*discard) Scan(any) error { return nil }
 
+// UnmarshalText lets the MySQL protocol client skip a text column without
+// boxing it for Scan.
+func (*discard) UnmarshalText([]byte) error { return nil }
+
 // sqlNames returns the replacer that substitutes the scheme's table names
 // for {table} placeholders and kind's FOR UPDATE suffix for {fu}; built once
 // per workload and kind (all terminals share it; Replacer is safe for

@@ -1,0 +1,447 @@
+package mywire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Command bytes (client/server protocol, "Command Phase").
+const (
+	comQuery       = 0x03
+	comStmtPrepare = 0x16
+	comStmtExecute = 0x17
+	comStmtClose   = 0x19
+)
+
+// Packet headers.
+const (
+	pktOK  = 0x00
+	pktEOF = 0xfe
+	pktERR = 0xff
+
+	maxPayload = 1<<24 - 1
+)
+
+// statusMoreResults is SERVER_MORE_RESULTS_EXISTS in an OK/EOF status.
+const statusMoreResults = 0x0008
+
+// ErrBroken is returned (wrapped) by every call on a Conn after a transport
+// or protocol failure: the session is gone, as with the driver's
+// mysql.ErrInvalidConn, which it wraps so that callers classify it as a lost
+// connection.
+var ErrBroken = fmt.Errorf("%w: session closed after an earlier failure", mysql.ErrInvalidConn)
+
+// Conn drives one MySQL session's socket. It is owned by one goroutine.
+type Conn struct {
+	nc   net.Conn
+	io   io.ReadWriter // nc, or raw system calls on its descriptor (rawio_linux.go)
+	caps Caps
+	loc  *time.Location
+
+	buf  []byte // read buffer; buf[r:w] is unread
+	r, w int
+	big  []byte // reassembly of a payload of 16 MiB or more
+	out  []byte // the command being written, header included
+	seq  byte   // next expected or sent sequence id
+	err  error  // sticky: set once the session is unusable
+
+	rows    Rows
+	stmts   []*Stmt
+	scratch []byte // dates and times formatted as text, one value at a time
+	status  uint16 // server status of the last OK/EOF
+}
+
+// New takes over nc for hot-path commands. loc is the session's time zone
+// for time.Time arguments (go-sql-driver's loc parameter; nil = UTC).
+func New(nc net.Conn, caps Caps, loc *time.Location) *Conn {
+	if loc == nil {
+		loc = time.UTC
+	}
+	c := &Conn{nc: nc, caps: caps, loc: loc, buf: make([]byte, 16<<10), out: make([]byte, 0, 512), scratch: make([]byte, 0, 64)}
+	c.rows.c = c
+	c.io = nc
+	if r := newRawIO(nc); r != nil {
+		c.io = r
+	}
+	return c
+}
+
+// Err reports the failure that ended the session, or nil.
+func (c *Conn) Err() error { return c.err }
+
+// fail makes err sticky, closes the socket (so that the driver sharing it
+// also sees the session as dead) and returns err wrapped for its caller.
+func (c *Conn) fail(err error) error {
+	if c.err == nil {
+		c.err = err
+		_ = c.nc.Close()
+	}
+	return err
+}
+
+func (c *Conn) usable() error {
+	if c.err != nil {
+		return ErrBroken
+	}
+	return nil
+}
+
+// protocolError is a malformed or unexpected packet: the session is out of
+// step with the server and is closed.
+func (c *Conn) protocolError(format string, args ...any) error {
+	return c.fail(fmt.Errorf("%w: mysql protocol: %s", mysql.ErrInvalidConn, fmt.Sprintf(format, args...)))
+}
+
+// start begins a command packet in c.out.
+func (c *Conn) start(cmd byte) []byte {
+	return append(c.out[:0], 0, 0, 0, 0, cmd)
+}
+
+// send writes the command in b (4 header bytes reserved) as one or more
+// packets starting at sequence id 0.
+func (c *Conn) send(b []byte) error {
+	c.out = b[:0] // keep a grown buffer
+	if c.r != c.w {
+		return c.protocolError("%d unread bytes before a new command", c.w-c.r)
+	}
+	n := len(b) - 4
+	if n < maxPayload {
+		b[0], b[1], b[2], b[3] = byte(n), byte(n>>8), byte(n>>16), 0
+		c.seq = 1
+		if _, err := c.io.Write(b); err != nil {
+			return c.fail(err)
+		}
+		return nil
+	}
+	// Split into 16 MiB - 1 chunks; an exact multiple ends with an empty packet.
+	payload := b[4:]
+	var seq byte
+	for {
+		k := min(len(payload), maxPayload)
+		hdr := [4]byte{byte(k), byte(k >> 8), byte(k >> 16), seq}
+		if _, err := c.io.Write(hdr[:]); err != nil {
+			return c.fail(err)
+		}
+		if _, err := c.io.Write(payload[:k]); err != nil {
+			return c.fail(err)
+		}
+		seq++
+		payload = payload[k:]
+		if k < maxPayload {
+			break
+		}
+	}
+	c.seq = seq
+	return nil
+}
+
+// fill makes at least need unread bytes available in c.buf.
+func (c *Conn) fill(need int) error {
+	if c.w-c.r >= need {
+		return nil
+	}
+	if c.r == c.w {
+		c.r, c.w = 0, 0
+	} else if len(c.buf)-c.r < need {
+		c.w = copy(c.buf, c.buf[c.r:c.w])
+		c.r = 0
+	}
+	if need > len(c.buf) {
+		nb := make([]byte, max(need, 2*len(c.buf)))
+		c.w = copy(nb, c.buf[c.r:c.w])
+		c.r = 0
+		c.buf = nb
+	}
+	for c.w-c.r < need {
+		n, err := c.io.Read(c.buf[c.w:])
+		c.w += n
+		if err == nil && n == 0 {
+			err = io.EOF
+		}
+		if err != nil {
+			if c.w-c.r >= need {
+				break
+			}
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return c.fail(err)
+		}
+	}
+	return nil
+}
+
+// readPacket returns the next packet's payload. It stays valid until the
+// next read.
+func (c *Conn) readPacket() ([]byte, error) {
+	if c.err != nil {
+		return nil, ErrBroken
+	}
+	if err := c.fill(4); err != nil {
+		return nil, err
+	}
+	h := c.buf[c.r : c.r+4]
+	n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
+	if h[3] != c.seq {
+		return nil, c.protocolError("packet sequence %d, expected %d", h[3], c.seq)
+	}
+	c.seq++
+	if err := c.fill(4 + n); err != nil {
+		return nil, err
+	}
+	p := c.buf[c.r+4 : c.r+4+n]
+	c.r += 4 + n
+	if n < maxPayload {
+		return p, nil
+	}
+	c.big = append(c.big[:0], p...)
+	for n == maxPayload {
+		if err := c.fill(4); err != nil {
+			return nil, err
+		}
+		h := c.buf[c.r : c.r+4]
+		n = int(h[0]) | int(h[1])<<8 | int(h[2])<<16
+		if h[3] != c.seq {
+			return nil, c.protocolError("packet sequence %d, expected %d", h[3], c.seq)
+		}
+		c.seq++
+		if err := c.fill(4 + n); err != nil {
+			return nil, err
+		}
+		c.big = append(c.big, c.buf[c.r+4:c.r+4+n]...)
+		c.r += 4 + n
+	}
+	return c.big, nil
+}
+
+// serverError decodes an ERR packet; the session stays usable.
+func serverError(p []byte) error {
+	if len(p) < 3 {
+		return &mysql.MySQLError{Number: 0, Message: "malformed error packet"}
+	}
+	e := &mysql.MySQLError{Number: binary.LittleEndian.Uint16(p[1:3])}
+	msg := p[3:]
+	if len(msg) >= 6 && msg[0] == '#' {
+		copy(e.SQLState[:], msg[1:6])
+		msg = msg[6:]
+	}
+	e.Message = string(msg)
+	return e
+}
+
+// readOK reads the response of a command without a result set.
+func (c *Conn) readOK() (affected int64, err error) {
+	p, err := c.readPacket()
+	if err != nil {
+		return 0, err
+	}
+	switch p[0] {
+	case pktOK:
+		return c.okPacket(p)
+	case pktERR:
+		return 0, serverError(p)
+	case 0xfb:
+		return 0, c.protocolError("LOCAL INFILE request is not supported here")
+	}
+	// A result set where none was expected: read and drop it.
+	if err := c.dropResultSet(p); err != nil {
+		return 0, err
+	}
+	return 0, c.moreResults()
+}
+
+// okPacket parses an OK packet (header 0x00, or 0xfe ending a result with
+// CLIENT_DEPRECATE_EOF): affected rows, last insert id, status flags.
+func (c *Conn) okPacket(p []byte) (int64, error) {
+	affected, n1 := lenEnc(p[1:])
+	_, n2 := lenEnc(p[1+n1:])
+	pos := 1 + n1 + n2
+	if n1 == 0 || n2 == 0 || len(p) < pos+2 {
+		return 0, c.protocolError("short OK packet")
+	}
+	c.status = binary.LittleEndian.Uint16(p[pos:])
+	return int64(affected), nil
+}
+
+// endOfResult parses the packet that ends a result set's rows (EOF, or OK
+// with header 0xfe under CLIENT_DEPRECATE_EOF).
+func (c *Conn) endOfResult(p []byte) error {
+	if c.caps.DeprecateEOF {
+		_, err := c.okPacket(p)
+		return err
+	}
+	if len(p) < 5 {
+		return c.protocolError("short EOF packet")
+	}
+	c.status = binary.LittleEndian.Uint16(p[3:])
+	return nil
+}
+
+// isEnd reports whether a packet read where a row may be is the end of the
+// result: header 0xfe and shorter than a 16 MiB row could be.
+func isEnd(p []byte) bool { return p[0] == pktEOF && len(p) < maxPayload }
+
+// skipEOF consumes the EOF packet that follows column definitions when
+// CLIENT_DEPRECATE_EOF is off.
+func (c *Conn) skipEOF() error {
+	if c.caps.DeprecateEOF {
+		return nil
+	}
+	p, err := c.readPacket()
+	if err != nil {
+		return err
+	}
+	if p[0] != pktEOF {
+		return c.protocolError("expected EOF after column definitions, got 0x%02x", p[0])
+	}
+	return nil
+}
+
+// dropResultSet consumes a text or binary result set whose column-count
+// packet is p: column definitions (if sent), rows, end. A server error in
+// the middle is returned after the result is consumed.
+func (c *Conn) dropResultSet(p []byte) error {
+	n, k := lenEnc(p)
+	if k == 0 {
+		return c.protocolError("bad column count")
+	}
+	if !c.caps.CacheMetadata || len(p) <= k || p[k] == 1 {
+		for i := uint64(0); i < n; i++ {
+			if _, err := c.readPacket(); err != nil {
+				return err
+			}
+		}
+		if err := c.skipEOF(); err != nil {
+			return err
+		}
+	}
+	for {
+		p, err := c.readPacket()
+		if err != nil {
+			return err
+		}
+		switch {
+		case p[0] == pktERR:
+			return serverError(p)
+		case isEnd(p):
+			return c.endOfResult(p)
+		}
+	}
+}
+
+// moreResults consumes further result sets announced by
+// SERVER_MORE_RESULTS_EXISTS (for example after CALL), keeping the session
+// in step; the first server error among them is returned.
+func (c *Conn) moreResults() error {
+	var first error
+	for c.status&statusMoreResults != 0 {
+		c.status = 0
+		p, err := c.readPacket()
+		if err != nil {
+			return err
+		}
+		switch p[0] {
+		case pktOK:
+			_, err = c.okPacket(p)
+		case pktERR:
+			err = serverError(p)
+		default:
+			err = c.dropResultSet(p)
+		}
+		if c.err != nil {
+			return err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// SimpleExec runs a statement without arguments or result (BEGIN, COMMIT,
+// ROLLBACK, SET ...) with COM_QUERY and returns rows affected.
+func (c *Conn) SimpleExec(query string) (int64, error) {
+	if err := c.usable(); err != nil {
+		return 0, err
+	}
+	b := c.start(comQuery)
+	b = append(b, query...)
+	if err := c.send(b); err != nil {
+		return 0, err
+	}
+	n, err := c.readOK()
+	if err == nil {
+		err = c.moreResults()
+	}
+	return n, err
+}
+
+// Close releases the session's server-side statements (COM_STMT_CLOSE has
+// no response) and gives the socket back to its owner; it does not close
+// the socket unless the session already failed.
+func (c *Conn) Close() error {
+	if c.err != nil || len(c.stmts) == 0 {
+		c.stmts = nil
+		return nil
+	}
+	b := c.out[:0]
+	for _, s := range c.stmts {
+		b = append(b, 5, 0, 0, 0, comStmtClose)
+		b = binary.LittleEndian.AppendUint32(b, s.id)
+		s.c = nil
+	}
+	c.stmts = nil
+	if _, err := c.io.Write(b); err != nil {
+		return c.fail(err)
+	}
+	return nil
+}
+
+// lenEnc decodes a length-encoded integer; k is the number of bytes used, 0
+// when p is too short. The NULL marker 0xfb decodes as 0 with k = 1.
+func lenEnc(p []byte) (v uint64, k int) {
+	if len(p) == 0 {
+		return 0, 0
+	}
+	switch b := p[0]; {
+	case b < 0xfb:
+		return uint64(b), 1
+	case b == 0xfb:
+		return 0, 1
+	case b == 0xfc:
+		if len(p) < 3 {
+			return 0, 0
+		}
+		return uint64(binary.LittleEndian.Uint16(p[1:])), 3
+	case b == 0xfd:
+		if len(p) < 4 {
+			return 0, 0
+		}
+		return uint64(p[1]) | uint64(p[2])<<8 | uint64(p[3])<<16, 4
+	case b == 0xfe:
+		if len(p) < 9 {
+			return 0, 0
+		}
+		return binary.LittleEndian.Uint64(p[1:]), 9
+	}
+	return 0, 0
+}
+
+// appendLenEnc appends v as a length-encoded integer.
+func appendLenEnc(b []byte, v uint64) []byte {
+	switch {
+	case v < 0xfb:
+		return append(b, byte(v))
+	case v <= 0xffff:
+		return append(b, 0xfc, byte(v), byte(v>>8))
+	case v <= 0xffffff:
+		return append(b, 0xfd, byte(v), byte(v>>8), byte(v>>16))
+	}
+	return binary.LittleEndian.AppendUint64(append(b, 0xfe), v)
+}
