@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"database/sql"
+	"io"
 	"net"
 	"sync"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 // hot-path client (mywire) needs to read result sets.
 type mysqlSocket struct {
 	net.Conn
+	io      io.ReadWriter // Conn, through raw system calls (mywire.RawIO)
 	caps    mywire.Caps
 	sniffed bool // first client packet seen
 	capsOK  bool // and it was a handshake response
@@ -28,7 +30,18 @@ func (s *mysqlSocket) Write(p []byte) (int, error) {
 			s.caps, s.capsOK = mywire.CapsFromHandshakeResponse(p[4:])
 		}
 	}
-	return s.Conn.Write(p)
+	return s.io.Write(p)
+}
+
+// Read reads with raw system calls, like Write; the driver's statements
+// (text mode, one-off statements) then cost the scheduler as little as the
+// protocol client's. A read of 0 bytes is the end of the stream.
+func (s *mysqlSocket) Read(p []byte) (int, error) {
+	n, err := s.io.Read(p)
+	if n == 0 && err == nil && len(p) > 0 {
+		err = io.EOF
+	}
+	return n, err
 }
 
 // SyscallConn keeps go-sql-driver's liveness check of pooled connections.
@@ -55,7 +68,7 @@ func dialRecording(ctx context.Context, network, addr string) (net.Conn, error) 
 	if err != nil {
 		return nil, err
 	}
-	s := &mysqlSocket{Conn: nc}
+	s := &mysqlSocket{Conn: nc, io: mywire.RawIO(nc)}
 	if slot, ok := ctx.Value(netSlotKey{}).(*netSlot); ok && slot.s == nil {
 		slot.s = s
 	}

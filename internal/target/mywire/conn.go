@@ -65,11 +65,18 @@ func New(nc net.Conn, caps Caps, loc *time.Location) *Conn {
 	}
 	c := &Conn{nc: nc, caps: caps, loc: loc, buf: make([]byte, 16<<10), out: make([]byte, 0, 512), scratch: make([]byte, 0, 64)}
 	c.rows.c = c
-	c.io = nc
-	if r := newRawIO(nc); r != nil {
-		c.io = r
-	}
+	c.io = RawIO(nc)
 	return c
+}
+
+// RawIO returns a reader/writer for nc that uses raw system calls on its
+// descriptor where the platform allows it (see rawio_linux.go), else nc
+// itself. Deadlines set on nc still apply. Not safe for concurrent use.
+func RawIO(nc net.Conn) io.ReadWriter {
+	if r := newRawIO(nc); r != nil {
+		return r
+	}
+	return nc
 }
 
 // Err reports the failure that ended the session, or nil.
@@ -192,6 +199,10 @@ func (c *Conn) readPacket() ([]byte, error) {
 		return nil, c.protocolError("packet sequence %d, expected %d", h[3], c.seq)
 	}
 	c.seq++
+	if n == 0 {
+		// Only the last piece of a 16 MiB payload may be empty.
+		return nil, c.protocolError("empty packet")
+	}
 	if err := c.fill(4 + n); err != nil {
 		return nil, err
 	}
@@ -317,9 +328,11 @@ func (c *Conn) dropResultSet(p []byte) error {
 				return err
 			}
 		}
-		if err := c.skipEOF(); err != nil {
-			return err
-		}
+	}
+	// The EOF after the column definitions is sent even when they are
+	// omitted (MariaDB Protocol::send_result_set_metadata).
+	if err := c.skipEOF(); err != nil {
+		return err
 	}
 	for {
 		p, err := c.readPacket()

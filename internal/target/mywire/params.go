@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 )
 
@@ -146,6 +147,9 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 		b = appendLenEnc(b, uint64(len(t)))
 		return append(b, t...), typeString, 0, nil
 	case textValue:
+		if isNilPointer(a) {
+			return b, typeNull, 0, nil
+		}
 		return appendText(b, v)
 	}
 	if !convert {
@@ -153,6 +157,17 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 	}
 	var dv driver.Value
 	var err error
+	rv := reflect.ValueOf(a)
+	switch {
+	case rv.Kind() == reflect.Pointer && rv.IsNil():
+		// A nil pointer is NULL, also when its type's Value method has a
+		// value receiver (database/sql's callValuerValue).
+		return b, typeNull, 0, nil
+	case rv.CanUint() && rv.Uint() >= 1<<63:
+		// Named unsigned types with the high bit set, which database/sql's
+		// converter rejects, are unsigned (go-sql-driver's converter).
+		return binary.LittleEndian.AppendUint64(b, rv.Uint()), typeLongLong, paramUnsigned, nil
+	}
 	if vr, ok := a.(driver.Valuer); ok {
 		dv, err = vr.Value()
 	} else {
@@ -170,6 +185,12 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 type textValue interface {
 	driver.Valuer
 	encoding.TextAppender
+}
+
+// isNilPointer reports whether a holds a nil pointer.
+func isNilPointer(a any) bool {
+	rv := reflect.ValueOf(a)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // appendText appends v's text as a length-encoded string, reserving one

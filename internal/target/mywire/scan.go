@@ -63,7 +63,7 @@ func (c *Conn) assign(dest any, v *value, col *column) error {
 		}
 		return v.mismatch("uint64")
 	case *float64:
-		x, err := v.toFloat()
+		x, err := v.toFloat(col)
 		*d = x
 		return err
 	case *string:
@@ -92,6 +92,9 @@ func (c *Conn) assign(dest any, v *value, col *column) error {
 			return nil
 		}
 		*d = v.appendText((*d)[:0], col)
+		if *d == nil { // an empty value is not NULL
+			*d = sql.RawBytes{}
+		}
 		return nil
 	case *bool:
 		switch v.kind {
@@ -120,12 +123,11 @@ func (c *Conn) assign(dest any, v *value, col *column) error {
 			*d = nil
 		case kindInt:
 			*d = v.i
-		case kindUint:
-			*d = v.u
-		case kindFloat:
-			*d = v.f
 		default:
-			*d = append([]byte(nil), v.bytes...)
+			*d = v.driverValue(col)
+			if b, ok := (*d).([]byte); ok && v.kind == kindBytes {
+				*d = append([]byte{}, b...) // a copy; empty but not nil
+			}
 		}
 		return nil
 	case textScanner:
@@ -173,9 +175,15 @@ func (v *value) toInt() (int64, error) {
 	return 0, errNull
 }
 
-func (v *value) toFloat() (float64, error) {
+// toFloat converts like database/sql: a FLOAT column (float32 from
+// go-sql-driver) goes through its shortest text, so 3.14 stays 3.14.
+func (v *value) toFloat(col *column) (float64, error) {
 	switch v.kind {
 	case kindFloat:
+		if col.typ == typeFloat {
+			var tmp [32]byte
+			return strconv.ParseFloat(bytesString(strconv.AppendFloat(tmp[:0], v.f, 'g', -1, 32)), 64)
+		}
 		return v.f, nil
 	case kindInt:
 		return float64(v.i), nil
@@ -187,7 +195,8 @@ func (v *value) toFloat() (float64, error) {
 	return 0, errNull
 }
 
-// appendText appends the value as the server's text protocol would send it.
+// appendText appends the value's text as database/sql would convert
+// go-sql-driver's binary value (floats in their shortest form).
 func (v *value) appendText(b []byte, col *column) []byte {
 	switch v.kind {
 	case kindInt:
@@ -204,16 +213,19 @@ func (v *value) appendText(b []byte, col *column) []byte {
 	return append(b, v.bytes...)
 }
 
-// driverValue is the value database/sql would hand an sql.Scanner with
-// go-sql-driver: int64, float64, []byte (valid during the call), string for
-// unsigned values above MaxInt64, or nil.
+// driverValue is the value go-sql-driver's binary rows hand database/sql:
+// int64, float32 (FLOAT) or float64 (DOUBLE), []byte (valid during the call;
+// also unsigned values above MaxInt64, as text), or nil.
 func (v *value) driverValue(col *column) driver.Value {
 	switch v.kind {
 	case kindInt:
 		return v.i
 	case kindUint:
-		return strconv.FormatUint(v.u, 10)
+		return strconv.AppendUint(nil, v.u, 10)
 	case kindFloat:
+		if col.typ == typeFloat {
+			return float32(v.f)
+		}
 		return v.f
 	case kindBytes:
 		return v.bytes

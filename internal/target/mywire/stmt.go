@@ -175,6 +175,8 @@ func (s *Stmt) execute(args []any) (nCols int, affected int64, err error) {
 		}
 	} else if int(n) != len(s.cols) {
 		return 0, 0, c.protocolError("server omitted metadata for %d columns, %d cached", n, len(s.cols))
+	} else if err := c.skipEOF(); err != nil { // sent even without the definitions
+		return 0, 0, err
 	}
 	return int(n), 0, nil
 }
