@@ -93,7 +93,7 @@ for srv in $SERVERS; do
 	measure "$f-tpcc" "$BIN" tpcc run --target "$(url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
 		--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
 	bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
-	bp_tpmc=$(jq -r '.summary.tpmC // empty' "$f-tpcc.json" 2>/dev/null || true)
+	bp_tpmc=$(jq -r '.summary.tpmC // empty | floor' "$f-tpcc.json" 2>/dev/null || true)
 
 	create_db "$srv"
 	# shellcheck disable=SC2046
