@@ -222,22 +222,13 @@ func appendDateTime(b []byte, t time.Time) ([]byte, error) {
 	if y < 1 || y > 9999 {
 		return b, fmt.Errorf("year is not in the range [1, 9999]: %d", y)
 	}
-	b = append4(b, y)
-	b = append(b, '-')
-	b = append2(b, int(t.Month()))
-	b = append(b, '-')
-	b = append2(b, t.Day())
+	b = appendDate(b, y, int(t.Month()), t.Day())
 	h, m, s := t.Clock()
 	ns := t.Nanosecond()
 	if h == 0 && m == 0 && s == 0 && ns == 0 {
 		return b, nil
 	}
-	b = append(b, ' ')
-	b = append2(b, h)
-	b = append(b, ':')
-	b = append2(b, m)
-	b = append(b, ':')
-	b = append2(b, s)
+	b = appendClock(append(b, ' '), h, m, s)
 	if ns == 0 {
 		return b, nil
 	}
@@ -252,6 +243,24 @@ func appendDateTime(b []byte, t time.Time) ([]byte, error) {
 		n--
 	}
 	return append(b, frac[:n]...), nil
+}
+
+// appendDate appends YYYY-MM-DD.
+func appendDate(b []byte, y, mo, d int) []byte {
+	b = append4(b, y)
+	b = append(b, '-')
+	b = append2(b, mo)
+	b = append(b, '-')
+	return append2(b, d)
+}
+
+// appendClock appends hh:mm:ss (hours below 100).
+func appendClock(b []byte, h, m, s int) []byte {
+	b = append2(b, h)
+	b = append(b, ':')
+	b = append2(b, m)
+	b = append(b, ':')
+	return append2(b, s)
 }
 
 func append2(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }

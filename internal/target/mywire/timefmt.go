@@ -32,20 +32,11 @@ func appendBinaryDateTime(b, p []byte, col *column) []byte {
 	if len(p) >= 11 {
 		us = int(binary.LittleEndian.Uint32(p[7:]))
 	}
-	b = append4(b, y)
-	b = append(b, '-')
-	b = append2(b, mo)
-	b = append(b, '-')
-	b = append2(b, d)
+	b = appendDate(b, y, mo, d)
 	if col.typ == typeDate || col.typ == typeNewDate {
 		return b
 	}
-	b = append(b, ' ')
-	b = append2(b, h)
-	b = append(b, ':')
-	b = append2(b, mi)
-	b = append(b, ':')
-	b = append2(b, s)
+	b = appendClock(append(b, ' '), h, mi, s)
 	return appendFrac(b, us, fracDigits(col))
 }
 
