@@ -115,7 +115,7 @@ var brokenCases = []brokenCase{
 		name: "short prepare response", caps: capsOK,
 		script: func(s *fakeServer) {
 			s.command()
-			s.replyRaw(s.frames([]byte{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0}))
+			s.replyRaw(s.frames([]byte{0, 1, 0, 0, 0, 1, 0, 0})) // id and column count, no parameter count
 		},
 		run:    func(t *testing.T, c *Conn) error { _, err := c.Prepare("SELECT v"); return err },
 		wantIs: mysql.ErrInvalidConn, wantMsg: "bad COM_STMT_PREPARE response",

@@ -46,7 +46,7 @@ func (c *Conn) Prepare(query string) (*Stmt, error) {
 	if p[0] == pktERR {
 		return nil, serverError(p)
 	}
-	if p[0] != pktOK || len(p) < 12 {
+	if p[0] != pktOK || len(p) < 9 { // status, id, columns, params; the rest is optional
 		return nil, c.protocolError("bad COM_STMT_PREPARE response")
 	}
 	s := &Stmt{
