@@ -9,8 +9,12 @@ const (
 	clientCompress     = 1 << 5
 	clientSSL          = 1 << 11
 	clientDeprecateEOF = 1 << 24
+	// Flags that change packet shapes this client does not implement.
+	clientOptionalMetadata = 1 << 25 // CLIENT_OPTIONAL_RESULTSET_METADATA
+	clientQueryAttributes  = 1 << 27 // CLIENT_QUERY_ATTRIBUTES
 
-	mariadbCacheMetadata = 1 << 4
+	mariadbExtendedMetadata = 1 << 3
+	mariadbCacheMetadata    = 1 << 4
 )
 
 // Caps is what the session negotiated at connect, as far as it changes the
@@ -22,7 +26,9 @@ type Caps struct {
 	// CacheMetadata: MARIADB_CLIENT_CACHE_METADATA; an execute response
 	// carries a "metadata follows" byte and may omit column definitions.
 	CacheMetadata bool
-	// Plain: neither TLS nor compression; Conn can only drive plain sessions.
+	// Plain: the session's packets have the shapes Conn implements: no TLS,
+	// no compression, no query attributes, optional or extended metadata.
+	// Conn can only drive plain sessions.
 	Plain bool
 }
 
@@ -44,6 +50,7 @@ func CapsFromHandshakeResponse(payload []byte) (Caps, bool) {
 	return Caps{
 		DeprecateEOF:  flags&clientDeprecateEOF != 0,
 		CacheMetadata: ext&mariadbCacheMetadata != 0,
-		Plain:         flags&(clientSSL|clientCompress) == 0,
+		Plain: flags&(clientSSL|clientCompress|clientOptionalMetadata|clientQueryAttributes) == 0 &&
+			ext&mariadbExtendedMetadata == 0,
 	}, true
 }

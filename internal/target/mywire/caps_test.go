@@ -34,7 +34,10 @@ func TestCapsFromHandshakeResponse(t *testing.T) {
 		{"no deprecate EOF", handshake(base, 0, "bench\x00"), Caps{Plain: true}, true},
 		{"MariaDB cache metadata", handshake(base|clientDeprecateEOF, mariadbCacheMetadata, ""), Caps{DeprecateEOF: true, CacheMetadata: true, Plain: true}, true},
 		{"cache metadata without deprecate EOF", handshake(base, mariadbCacheMetadata, ""), Caps{CacheMetadata: true, Plain: true}, true},
-		{"other extended bits only", handshake(base, 0xffffffff&^mariadbCacheMetadata, ""), Caps{Plain: true}, true},
+		{"other extended bits only", handshake(base, 0xffffffff&^mariadbCacheMetadata&^mariadbExtendedMetadata, ""), Caps{Plain: true}, true},
+		{"MariaDB extended metadata", handshake(base, mariadbExtendedMetadata, ""), Caps{}, true},
+		{"query attributes", handshake(base|clientQueryAttributes|clientDeprecateEOF, 0, ""), Caps{DeprecateEOF: true}, true},
+		{"optional result set metadata", handshake(base|clientOptionalMetadata, 0, ""), Caps{}, true},
 		{"CLIENT_MYSQL set: extended bytes are filler", handshake(base|clientMySQL|clientDeprecateEOF, mariadbCacheMetadata, ""), Caps{DeprecateEOF: true, Plain: true}, true},
 		{"CLIENT_MYSQL set, all filler bits", handshake(base|clientMySQL, 0xffffffff, ""), Caps{Plain: true}, true},
 		{"SSL", handshake(base|clientSSL|clientDeprecateEOF, mariadbCacheMetadata, ""), Caps{DeprecateEOF: true, CacheMetadata: true}, true},
@@ -66,6 +69,9 @@ func TestCapabilityBits(t *testing.T) {
 		{"CLIENT_COMPRESS", clientCompress, 0x00000020},
 		{"CLIENT_SSL", clientSSL, 0x00000800},
 		{"CLIENT_DEPRECATE_EOF", clientDeprecateEOF, 0x01000000},
+		{"CLIENT_OPTIONAL_RESULTSET_METADATA", clientOptionalMetadata, 0x02000000},
+		{"CLIENT_QUERY_ATTRIBUTES", clientQueryAttributes, 0x08000000},
+		{"MARIADB_CLIENT_EXTENDED_METADATA (extended)", mariadbExtendedMetadata, 0x00000008},
 		{"MARIADB_CLIENT_CACHE_METADATA (extended)", mariadbCacheMetadata, 0x00000010},
 	}
 	for _, tt := range tests {
