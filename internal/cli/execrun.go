@@ -92,6 +92,7 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		Ops:           results.OpsFrom(cum, ops, secs),
 		ErrorsByClass: map[string]int64{},
 		Endpoints:     spec.Connector.EndpointCounts(),
+		Clients:       spec.Connector.ClientCounts(),
 		Reconnects:    res.Reconnects,
 		ConnectS:      round3(res.ConnectTime.Seconds()),
 		Histograms:    results.EncodeHistograms(cum, ops),

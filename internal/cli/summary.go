@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"benchpress/internal/results"
+	"benchpress/internal/target"
 )
 
 // printSummary writes the end-of-run summary in the shape of the seed
@@ -70,6 +71,13 @@ func printSummary(w io.Writer, r *results.Run) {
 		fmt.Fprint(w, "\nconnections per endpoint:")
 		for _, k := range sortedKeys(r.Endpoints) {
 			fmt.Fprintf(w, "  %s %d", k, r.Endpoints[k])
+		}
+		fmt.Fprintln(w)
+	}
+	if r.TargetKind == string(target.MySQL) && len(r.Clients) > 0 {
+		fmt.Fprint(w, "\nMySQL client:")
+		for _, k := range target.ClientNames(r.Clients) {
+			fmt.Fprintf(w, "  %s (%d sessions)", k, r.Clients[k])
 		}
 		fmt.Fprintln(w)
 	}

@@ -29,7 +29,12 @@ type Run struct {
 	// ErrorsByClass counts failed attempts by error class (deadlock, ...).
 	ErrorsByClass map[string]int64 `json:"errors_by_class"`
 	// Endpoints counts connections opened per endpoint (load balancing).
-	Endpoints  map[string]int64 `json:"endpoints,omitempty"`
+	Endpoints map[string]int64 `json:"endpoints,omitempty"`
+	// Clients counts sessions per client library: on MySQL
+	// "benchpress-mywire" (the protocol client) or "go-sql-driver/mysql"
+	// (text mode, TLS or compressed sessions, BENCHPRESS_MYSQL_CLIENT=driver);
+	// "pgx" on PostgreSQL, "modernc.org/sqlite" on SQLite.
+	Clients    map[string]int64 `json:"clients,omitempty"`
 	Reconnects int64            `json:"reconnects"`
 	// ConnectS is the start-up time: opening every session and preparing
 	// every terminal's statements, before warm-up begins.

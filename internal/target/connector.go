@@ -65,6 +65,7 @@ type Connector struct {
 	backend backend
 	next    atomic.Uint64
 	counts  []atomic.Int64
+	clients clientCounts
 	closed  atomic.Bool
 }
 
@@ -116,6 +117,7 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 		return nil, &ConnectError{Kind: kind, Endpoint: c.target.Endpoints[i], Err: cleanError(err, c.target)}
 	}
 	c.counts[i].Add(1)
+	c.clients.add(clientOf(conn))
 	return conn, nil
 }
 
