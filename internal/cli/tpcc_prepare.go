@@ -166,7 +166,7 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
 	cmd.Flags().StringVar(&method, "load-method", "auto", "how rows reach the server: auto (LOAD DATA / COPY where allowed, else INSERT), bulk (fail if refused), insert (batched INSERT)")
 	cmd.Flags().StringVar(&wrange, "warehouse-range", "", "load only warehouses `A-B` (into an existing data set: other warehouses untouched, its seed reused)")
 	cmd.Flags().BoolVar(&resume, "resume", false, "continue an interrupted load: skip units recorded as done, reload the rest, finish indexes")
-	cmd.Flags().StringVar(&output, "output", "db", "db: load the target; csv: write CSV files <table>.<unit>.csv to --dir instead (NULL written as the --target's loader reads it: \\N for MySQL LOAD DATA, empty for PostgreSQL COPY)")
+	cmd.Flags().StringVar(&output, "output", "db", "db: load the target; csv: write CSV files <table>.<unit>.csv to --dir instead (NULL written as the --target's loader reads it: \\N for MySQL LOAD DATA, empty for PostgreSQL COPY ... (FORMAT csv))")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for --output csv")
 	cmd.Flags().BoolVar(&items, "items", false, "with --warehouse-range or --resume on an existing data set: reload ITEM too")
 	return cmd

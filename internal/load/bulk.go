@@ -118,7 +118,7 @@ var readerSeq atomic.Uint64
 
 // Write writes every row of src into table inside the caller's transaction,
 // with the session's load method: LOAD DATA LOCAL INFILE streamed from a
-// registered reader on MySQL, COPY FROM STDIN (CSV) on PostgreSQL, batched
+// registered reader on MySQL, COPY FROM STDIN (text format) on PostgreSQL, batched
 // INSERT on SQLite, with --load-method insert, or after MySQL refused local
 // infile under MethodAuto. It returns the rows written.
 func Write(ctx context.Context, s *Session, table string, src RowSource, c *Counter) (int64, error) {
@@ -160,8 +160,8 @@ func Write(ctx context.Context, s *Session, table string, src RowSource, c *Coun
 		if !ok {
 			break
 		}
-		rd := NewCSVReader(src, CSVPostgres, c)
-		q := "COPY " + table + " (" + strings.Join(src.Columns(), ",") + ") FROM STDIN WITH (FORMAT csv)"
+		rd := NewCSVReader(src, CopyText, c)
+		q := "COPY " + table + " (" + strings.Join(src.Columns(), ",") + ") FROM STDIN WITH (FORMAT text, DELIMITER ',')"
 		if _, err := conn.PgConn().CopyFrom(ctx, rd, q); err != nil {
 			return rd.Rows(), fmt.Errorf("COPY into %s: %w", table, err)
 		}

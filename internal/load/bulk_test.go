@@ -45,6 +45,10 @@ func TestCSVReaderDialects(t *testing.T) {
 			`2,"a,b ""q"" \ x",123.45,` + "\n" +
 			"3,\"\",,1970-01-02 00:00:00\n" +
 			"4,\"line\nbreak\",0.00,1970-01-02 00:00:00\n",
+		CopyText: "1,plain,-0.05,1970-01-01 00:00:00\n" +
+			`2,a\,b "q" \\ x,123.45,\N` + "\n" +
+			"3,,\\N,1970-01-02 00:00:00\n" +
+			"4,line\\nbreak,0.00,1970-01-02 00:00:00\n",
 	}
 	for d, w := range want {
 		var c Counter
