@@ -31,7 +31,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet, defaultURL string) {
 	fs.StringVar(&f.URL, "target", defaultURL, targetHelp)
 	fs.StringVar(&f.PasswordEnv, "password-env", "", "read the password from this environment variable")
 	fs.StringVar(&f.Isolation, "isolation", "", "transaction isolation: read-committed, repeatable-read, serializable, read-uncommitted\n(default: the server's, i.e. REPEATABLE READ on MySQL/InnoDB, READ COMMITTED on PostgreSQL, SERIALIZABLE on SQLite)")
-	fs.StringVar(&f.StatementMode, "statement-mode", "prepared", "prepared (server-side prepared statements) or text (plain SQL, for proxies that mishandle prepared statements)")
+	fs.StringVar(&f.StatementMode, "statement-mode", "prepared", "prepared (server-side prepared statements; on MySQL run by benchpress's own protocol client, BENCHPRESS_MYSQL_CLIENT=driver to use go-sql-driver) or text (plain SQL, for proxies that mishandle prepared statements)")
 	fs.DurationVar(&f.ConnTimeout, "connect-timeout", 10*time.Second, "timeout for one connection attempt")
 }
 
