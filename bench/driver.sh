@@ -34,50 +34,11 @@ BIN=$OUT/benchpress
 mkdir -p "$OUT"
 export MYSQL_PWD=$MYSQL_PASS PGPASSWORD=$PG_PASS
 
-if ! command -v sysbench >/dev/null; then
-	echo "installing sysbench from apt ..." >&2
-	SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench >/dev/null
-fi
-echo "building benchpress ..." >&2
-go build -o "$BIN" ./cmd/benchpress
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+need_sysbench
+build_benchpress "$BIN"
 
-# measure FILE CMD...: runs CMD (output to FILE.out); writes "cpu_s maxrss_mb"
-# of the process to FILE.cpu.
-measure() {
-	local f=$1; shift
-	python3 - "$f" "$@" <<'EOF'
-import resource, subprocess, sys
-f = sys.argv[1]
-with open(f + ".out", "w") as out:
-    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(f + ".cpu", "w").write("%.3f %.1f\n" % (r.ru_utime + r.ru_stime, r.ru_maxrss / 1024))
-sys.exit(rc)
-EOF
-}
-
-sb_args() {
-	case $1 in
-	mariadb) echo "--db-driver=mysql --mysql-host=$MYSQL_HOST --mysql-port=$MYSQL_PORT --mysql-user=$MYSQL_USER --mysql-password=$MYSQL_PASS --mysql-db=$SB_DB" ;;
-	postgres) echo "--db-driver=pgsql --pgsql-host=$PG_HOST --pgsql-port=$PG_PORT --pgsql-user=$PG_USER --pgsql-password=$PG_PASS --pgsql-db=$SB_DB" ;;
-	esac
-}
-url() { # url SERVER DB
-	case $1 in
-	mariadb) echo "mysql://$MYSQL_USER@$MYSQL_HOST:$MYSQL_PORT/$2" ;;
-	postgres) echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$2" ;;
-	esac
-}
-create_db() {
-	case $1 in
-	mariadb) mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "CREATE DATABASE IF NOT EXISTS $SB_DB" ;;
-	postgres)
-		if ! psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$SB_DB'" | grep -q 1; then
-			psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -qc "CREATE DATABASE $SB_DB"
-		fi ;;
-	esac
-}
 calc() { python3 -c "import sys; print('%.${1}f' % eval(sys.argv[1]))" "$2" 2>/dev/null || echo nan; }
 verdict() { python3 -c "import sys; v,op,t=sys.argv[1],sys.argv[2],float(sys.argv[3]); v=float(v) if v!='nan' else float('nan'); print('OK' if (v<=t if op=='<=' else v>=t) else 'MISSED')" "$@"; }
 
@@ -90,23 +51,23 @@ for srv in $SERVERS; do
 	f=$OUT/$srv
 	echo "[$srv] benchpress tpcc run: $TERMINALS terminals, $DURATION ..." >&2
 	rm -f "$f-tpcc.json"
-	measure "$f-tpcc" "$BIN" tpcc run --target "$(url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+	measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
 		--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
 	bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
 	bp_tpmc=$(jq -r '.summary.tpmC // empty | floor' "$f-tpcc.json" 2>/dev/null || true)
 
-	create_db "$srv"
+	create_db "$srv" "$SB_DB"
 	# shellcheck disable=SC2046
-	if ! sysbench oltp_point_select $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads=1 --time=1 run >/dev/null 2>&1; then
+	if ! sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads=1 --time=1 run >/dev/null 2>&1; then
 		echo "[$srv] sysbench prepare: $SB_TABLES x $SB_SIZE rows in $SB_DB ..." >&2
 		# shellcheck disable=SC2046
-		sysbench oltp_common $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" cleanup >/dev/null 2>&1 || true
+		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" cleanup >/dev/null 2>&1 || true
 		# shellcheck disable=SC2046
-		sysbench oltp_common $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
+		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
 	fi
 	echo "[$srv] sysbench oltp_point_select: $THREADS threads, ${SB_TIME}s ..." >&2
 	# shellcheck disable=SC2046
-	measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
+	measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
 		--threads="$THREADS" --time="$SB_TIME" --report-interval=0 run
 	sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
 	sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
@@ -122,7 +83,7 @@ for srv in $SERVERS; do
 	if [ $have_bp_sysbench = 1 ]; then
 		echo "[$srv] benchpress sysbench oltp_point_select ..." >&2
 		rm -f "$f-bpsb.json"
-		measure "$f-bpsb" "$BIN" sysbench run oltp_point_select --target "$(url "$srv" "$SB_DB")" \
+		measure "$f-bpsb" "$BIN" sysbench run oltp_point_select --target "$(bp_url "$srv" "$SB_DB")" \
 			--tables "$SB_TABLES" --table-size "$SB_SIZE" --threads "$THREADS" --time "$SB_TIME" --report-interval 0 --json "$f-bpsb.json" || true
 		bp_q=$(jq -r '.extra.queries.total // empty' "$f-bpsb.json" 2>/dev/null || true)
 		bp_cpu=$(cut -d' ' -f1 "$f-bpsb.cpu")
@@ -140,7 +101,7 @@ for srv in $SERVERS; do
 	echo "[$srv] benchpress tpcc run: $BIG terminals, $BIG_DURATION ..." >&2
 	rm -f "$f-big.json"
 	rc=0
-	measure "$f-big" "$BIN" tpcc run --target "$(url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+	measure "$f-big" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
 		--terminals "$BIG" --warmup 0s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
 	read -r _ big_rss <"$f-big.cpu"
 	if [ -s "$f-big.json" ]; then

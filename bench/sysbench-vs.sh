@@ -32,52 +32,10 @@ OUT=${OUT:-${TMPDIR:-/tmp}/benchpress-sysbench-vs}
 BIN=$OUT/benchpress
 mkdir -p "$OUT"
 
-if ! command -v sysbench >/dev/null; then
-	echo "installing sysbench from apt ..." >&2
-	SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench >/dev/null
-fi
-echo "building benchpress ..." >&2
-go build -o "$BIN" ./cmd/benchpress
-
-# cpu_of FILE CMD...: runs CMD with stdout to FILE.out and writes its
-# user+sys CPU seconds to FILE.cpu.
-cpu_of() {
-	local f=$1; shift
-	python3 - "$f" "$@" <<'EOF'
-import resource, subprocess, sys
-f = sys.argv[1]
-with open(f + ".out", "w") as out:
-    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(f + ".cpu", "w").write("%.3f\n" % (r.ru_utime + r.ru_stime))
-sys.exit(rc)
-EOF
-}
-
-sb_args() { # sysbench connection options for server $1
-	case $1 in
-	mariadb) echo "--db-driver=mysql --mysql-host=$MYSQL_HOST --mysql-port=$MYSQL_PORT --mysql-user=$MYSQL_USER --mysql-password=$MYSQL_PASS --mysql-db=$DB" ;;
-	postgres) echo "--db-driver=pgsql --pgsql-host=$PG_HOST --pgsql-port=$PG_PORT --pgsql-user=$PG_USER --pgsql-password=$PG_PASS --pgsql-db=$DB" ;;
-	esac
-}
-
-bp_target() {
-	case $1 in
-	mariadb) echo "mysql://$MYSQL_USER@$MYSQL_HOST:$MYSQL_PORT/$DB" ;;
-	postgres) echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$DB" ;;
-	esac
-}
-
-create_db() {
-	case $1 in
-	mariadb) MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "CREATE DATABASE IF NOT EXISTS $DB" ;;
-	postgres)
-		if ! PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB'" | grep -q 1; then
-			PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -qc "CREATE DATABASE $DB"
-		fi ;;
-	esac
-}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+need_sysbench
+build_benchpress "$BIN"
 
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.3f' % (a/b if b else float('nan')))" "$1" "$2"; }
 verdict() { python3 -c "import sys; v,op,t=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print('OK' if (v>=t if op=='>=' else v<=t) else 'BELOW TARGET')" "$@"; }
@@ -85,31 +43,31 @@ verdict() { python3 -c "import sys; v,op,t=float(sys.argv[1]),sys.argv[2],float(
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
 for srv in $SERVERS; do
-	create_db "$srv"
+	create_db "$srv" "$DB"
 	# shellcheck disable=SC2046
-	sysbench oltp_common $(sb_args "$srv") --tables="$TABLES" --table-size="$SIZE" cleanup >/dev/null 2>&1 || true
+	sysbench oltp_common $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" cleanup >/dev/null 2>&1 || true
 	echo "[$srv] sysbench prepare: $TABLES x $SIZE rows ..." >&2
 	# shellcheck disable=SC2046
-	sysbench oltp_common $(sb_args "$srv") --tables="$TABLES" --table-size="$SIZE" --threads="$TABLES" prepare >"$OUT/$srv-prepare.log" 2>&1
+	sysbench oltp_common $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" --threads="$TABLES" prepare >"$OUT/$srv-prepare.log" 2>&1
 	for test in $TESTS; do
 		f=$OUT/$srv-$test
 		echo "[$srv] $test: sysbench, $THREADS threads, ${TIME}s ..." >&2
 		# shellcheck disable=SC2046
-		cpu_of "$f-sysbench" sysbench "$test" $(sb_args "$srv") --tables="$TABLES" --table-size="$SIZE" \
+		measure "$f-sysbench" sysbench "$test" $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" \
 			--threads="$THREADS" --time="$TIME" --report-interval=0 run
 		sb_tps=$(sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$f-sysbench.out")
 		sb_qps=$(sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$f-sysbench.out")
 		sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
-		sb_cpu=$(cat "$f-sysbench.cpu")
+		sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
 
 		echo "[$srv] $test: benchpress, $THREADS threads, ${TIME}s ..." >&2
 		rm -f "$f-benchpress.json"
-		PGPASSWORD=$PG_PASS MYSQL_PWD=$MYSQL_PASS cpu_of "$f-benchpress" "$BIN" sysbench run "$test" --target "$(bp_target "$srv")" \
+		PGPASSWORD=$PG_PASS MYSQL_PWD=$MYSQL_PASS measure "$f-benchpress" "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
 			--tables "$TABLES" --table-size "$SIZE" --threads "$THREADS" --time "$TIME" --report-interval 0 --json "$f-benchpress.json"
 		bp_tps=$(jq -r .summary.tps "$f-benchpress.json")
 		bp_qps=$(jq -r .summary.qps "$f-benchpress.json")
 		bp_q=$(jq -r .extra.queries.total "$f-benchpress.json")
-		bp_cpu=$(cat "$f-benchpress.cpu")
+		bp_cpu=$(cut -d' ' -f1 "$f-benchpress.cpu")
 
 		tps_r=$(ratio "$bp_tps" "$sb_tps")
 		cpuq_r=$(python3 -c "import sys; bc,bq,sc,sq=map(float,sys.argv[1:]); print('%.3f' % ((bc/bq)/(sc/sq)))" "$bp_cpu" "$bp_q" "$sb_cpu" "$sb_q")

@@ -76,7 +76,7 @@ func printSummary(w io.Writer, r *results.Run) {
 	}
 	if r.TargetKind == string(target.MySQL) && len(r.Clients) > 0 {
 		fmt.Fprint(w, "\nMySQL client:")
-		for _, k := range target.ClientNames(r.Clients) {
+		for _, k := range sortedKeys(r.Clients) {
 			fmt.Fprintf(w, "  %s (%d sessions)", k, r.Clients[k])
 		}
 		fmt.Fprintln(w)

@@ -1,7 +1,6 @@
 package target
 
 import (
-	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -58,13 +57,3 @@ func (cc *clientCounts) snapshot() map[string]int64 {
 // Connector was made: on MySQL, sessions on benchpress's protocol client
 // and sessions left to go-sql-driver (text mode, TLS or compression).
 func (c *Connector) ClientCounts() map[string]int64 { return c.clients.snapshot() }
-
-// ClientNames lists the client libraries used, sorted.
-func ClientNames(counts map[string]int64) []string {
-	names := make([]string, 0, len(counts))
-	for k := range counts {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}

@@ -166,7 +166,7 @@ func (m *mysqlConn) wrapRows(r *sql.Rows, err error) (Rows, error) {
 	if err != nil {
 		return nil, m.g.leave(err)
 	}
-	m.rows = mysqlRows{r: r, g: &m.g}
+	m.rows = mysqlRows{guardedRows{r: r, g: &m.g}}
 	return &m.rows, nil
 }
 
@@ -175,16 +175,27 @@ func (m *mysqlConn) Begin(ctx context.Context, write bool) error {
 	if err != nil {
 		return err
 	}
-	if m.w != nil {
-		_, err = m.w.SimpleExec(m.beginSQL(write))
-	} else {
-		_, err = m.c.ExecContext(rctx, m.beginSQL(write))
-	}
-	if err = m.g.leave(err); err != nil {
+	if err = m.g.leave(m.execPlain(rctx, m.beginSQL(write), false)); err != nil {
 		return err
 	}
 	m.inTx = true
 	return nil
+}
+
+// execPlain runs a statement without arguments or result (BEGIN, COMMIT,
+// ROLLBACK) on the protocol client when the session has one, else through
+// the driver on ctx, detached from its cancellation when detach is set (the
+// protocol client never watches a context).
+func (m *mysqlConn) execPlain(ctx context.Context, q string, detach bool) error {
+	if m.w != nil {
+		_, err := m.w.SimpleExec(q)
+		return err
+	}
+	if detach {
+		ctx = m.g.plain(ctx)
+	}
+	_, err := m.c.ExecContext(ctx, q)
+	return err
 }
 
 // endTx runs COMMIT or ROLLBACK detached from the caller's cancellation and
@@ -198,12 +209,7 @@ func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 		return err
 	}
 	_ = m.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
-	var err error
-	if m.w != nil {
-		_, err = m.w.SimpleExec(q)
-	} else {
-		_, err = m.c.ExecContext(m.g.plain(ctx), q)
-	}
+	err := m.execPlain(ctx, q, true)
 	if !m.g.fired() {
 		_ = m.g.nc.SetDeadline(time.Time{})
 	}
@@ -302,18 +308,18 @@ func (s *mysqlStmt) QueryRow(ctx context.Context, dest []any, args ...any) error
 	return s.m.g.leave(mapNoRows(r.Scan(dest...)))
 }
 
-// mysqlRows ends the guarded statement when the result is closed.
-type mysqlRows struct {
-	r    *sql.Rows
+// guardedRows ends the guarded statement when the result is closed.
+type guardedRows struct {
+	r    Rows
 	g    *stmtGuard
 	done bool
 }
 
-func (r *mysqlRows) Next() bool             { return r.r.Next() }
-func (r *mysqlRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
-func (r *mysqlRows) Err() error             { return r.r.Err() }
+func (r *guardedRows) Next() bool             { return r.r.Next() }
+func (r *guardedRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r *guardedRows) Err() error             { return r.r.Err() }
 
-func (r *mysqlRows) Close() error {
+func (r *guardedRows) Close() error {
 	err := r.r.Close()
 	if !r.done {
 		r.done = true
@@ -321,6 +327,9 @@ func (r *mysqlRows) Close() error {
 	}
 	return err
 }
+
+// mysqlRows is a guarded database/sql result.
+type mysqlRows struct{ guardedRows }
 
 // prepareWire prepares query on the protocol client, under the guard.
 func (m *mysqlConn) prepareWire(ctx context.Context, query string) (Stmt, error) {
@@ -341,7 +350,7 @@ func (m *mysqlConn) wireQuery(ws *mywire.Stmt, args []any) (Rows, error) {
 	if err != nil {
 		return nil, m.g.leave(err)
 	}
-	m.wrows = wireRows{r: r, g: &m.g}
+	m.wrows = wireRows{guardedRows{r: r, g: &m.g}}
 	return &m.wrows, nil
 }
 
@@ -364,22 +373,5 @@ func wireQueryRow(ws *mywire.Stmt, dest []any, args []any) error {
 	return err
 }
 
-// wireRows ends the guarded statement when the result is closed.
-type wireRows struct {
-	r    *mywire.Rows
-	g    *stmtGuard
-	done bool
-}
-
-func (r *wireRows) Next() bool             { return r.r.Next() }
-func (r *wireRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
-func (r *wireRows) Err() error             { return r.r.Err() }
-
-func (r *wireRows) Close() error {
-	err := r.r.Close()
-	if !r.done {
-		r.done = true
-		err = r.g.leave(err)
-	}
-	return err
-}
+// wireRows is a guarded protocol-client result.
+type wireRows struct{ guardedRows }

@@ -35,14 +35,8 @@ func (s *mysqlSocket) Write(p []byte) (int, error) {
 
 // Read reads with raw system calls, like Write; the driver's statements
 // (text mode, one-off statements) then cost the scheduler as little as the
-// protocol client's. A read of 0 bytes is the end of the stream.
-func (s *mysqlSocket) Read(p []byte) (int, error) {
-	n, err := s.io.Read(p)
-	if n == 0 && err == nil && len(p) > 0 {
-		err = io.EOF
-	}
-	return n, err
-}
+// protocol client's.
+func (s *mysqlSocket) Read(p []byte) (int, error) { return s.io.Read(p) }
 
 // SyscallConn keeps go-sql-driver's liveness check of pooled connections.
 func (s *mysqlSocket) SyscallConn() (syscall.RawConn, error) {

@@ -168,9 +168,6 @@ func (c *Conn) fill(need int) error {
 	for c.w-c.r < need {
 		n, err := c.io.Read(c.buf[c.w:])
 		c.w += n
-		if err == nil && n == 0 {
-			err = io.EOF
-		}
 		if err != nil {
 			if c.w-c.r >= need {
 				break

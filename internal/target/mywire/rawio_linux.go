@@ -3,6 +3,7 @@
 package mywire
 
 import (
+	"io"
 	"syscall"
 	"unsafe"
 )
@@ -46,6 +47,9 @@ func (r *rawIO) doRead(fd uintptr) bool {
 		switch e {
 		case 0:
 			r.n = int(n)
+			if n == 0 {
+				r.err = io.EOF
+			}
 			return true
 		case syscall.EINTR:
 			continue
@@ -76,7 +80,8 @@ func (r *rawIO) doWrite(fd uintptr) bool {
 	return true
 }
 
-// Read reads into p; 0 bytes with a nil error means end of stream.
+// Read reads into p; at the end of the stream it returns io.EOF, as
+// net.Conn does.
 func (r *rawIO) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil

@@ -3,6 +3,7 @@ package mywire
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // Rows is the binary result set of one execution. It is reused by the next
@@ -184,13 +185,13 @@ func (c *Conn) decode(p []byte, col *column, v *value) (int, error) {
 		if err := need(4); err != nil {
 			return 0, err
 		}
-		v.kind, v.f = kindFloat, float64(float32frombits(binary.LittleEndian.Uint32(p)))
+		v.kind, v.f = kindFloat, float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
 		return 4, nil
 	case typeDouble:
 		if err := need(8); err != nil {
 			return 0, err
 		}
-		v.kind, v.f = kindFloat, float64frombits(binary.LittleEndian.Uint64(p))
+		v.kind, v.f = kindFloat, math.Float64frombits(binary.LittleEndian.Uint64(p))
 		return 8, nil
 	case typeDate, typeNewDate, typeDateTime, typeTimestamp:
 		n, k := lenEnc(p)

@@ -1,12 +1,6 @@
 package mywire
 
-import (
-	"encoding/binary"
-	"math"
-)
-
-func float32frombits(b uint32) float32 { return math.Float32frombits(b) }
-func float64frombits(b uint64) float64 { return math.Float64frombits(b) }
+import "encoding/binary"
 
 // fracDigits is the number of fractional digits a column declares (0 when
 // unspecified, 0x1f).

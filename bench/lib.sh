@@ -1,0 +1,59 @@
+# bench/lib.sh — helpers shared by the bench/ scripts that compare benchpress
+# with sysbench. Source it after setting MYSQL_HOST MYSQL_PORT MYSQL_USER
+# MYSQL_PASS PG_HOST PG_PORT PG_USER PG_PASS.
+
+# need_sysbench installs sysbench from Debian apt when it is missing.
+need_sysbench() {
+	command -v sysbench >/dev/null && return 0
+	echo "installing sysbench from apt ..." >&2
+	local SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench >/dev/null
+}
+
+# build_benchpress BIN builds the binary under test.
+build_benchpress() {
+	echo "building benchpress ..." >&2
+	go build -o "$1" ./cmd/benchpress
+}
+
+# measure FILE CMD...: runs CMD (output to FILE.out); writes "cpu_s maxrss_mb"
+# of the process (user+sys CPU seconds, peak RSS) to FILE.cpu.
+measure() {
+	local f=$1; shift
+	python3 - "$f" "$@" <<'PY'
+import resource, subprocess, sys
+f = sys.argv[1]
+with open(f + ".out", "w") as out:
+    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(f + ".cpu", "w").write("%.3f %.1f\n" % (r.ru_utime + r.ru_stime, r.ru_maxrss / 1024))
+sys.exit(rc)
+PY
+}
+
+# sb_args SERVER DB: sysbench connection options.
+sb_args() {
+	case $1 in
+	mariadb) echo "--db-driver=mysql --mysql-host=$MYSQL_HOST --mysql-port=$MYSQL_PORT --mysql-user=$MYSQL_USER --mysql-password=$MYSQL_PASS --mysql-db=$2" ;;
+	postgres) echo "--db-driver=pgsql --pgsql-host=$PG_HOST --pgsql-port=$PG_PORT --pgsql-user=$PG_USER --pgsql-password=$PG_PASS --pgsql-db=$2" ;;
+	esac
+}
+
+# bp_url SERVER DB: the benchpress target URL (password from the environment).
+bp_url() {
+	case $1 in
+	mariadb) echo "mysql://$MYSQL_USER@$MYSQL_HOST:$MYSQL_PORT/$2" ;;
+	postgres) echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$2" ;;
+	esac
+}
+
+# create_db SERVER DB creates the database if it does not exist.
+create_db() {
+	case $1 in
+	mariadb) MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "CREATE DATABASE IF NOT EXISTS $2" ;;
+	postgres)
+		if ! PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$2'" | grep -q 1; then
+			PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -qc "CREATE DATABASE $2"
+		fi ;;
+	esac
+}
