@@ -40,6 +40,8 @@ func run() int {
 		Getenv:  os.Getenv,
 		IsTTY:   isTerminal(os.Stderr),
 		Version: buildVersion(),
+		// The default of --mysql-client (mywire or driver).
+		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

@@ -5,6 +5,9 @@ package cli
 
 import (
 	"io"
+
+	"benchpress/internal/registry"
+	"benchpress/internal/target"
 )
 
 // App is the process edge handed in by cmd/benchpress.
@@ -14,6 +17,15 @@ type App struct {
 	Getenv  func(string) string
 	IsTTY   bool // Err is a terminal (progress bars, ETA)
 	Version string
+	// MySQLClient is the default of --mysql-client ("" = mywire);
+	// cmd/benchpress reads it from BENCHPRESS_MYSQL_CLIENT.
+	MySQLClient string
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
+}
+
+// env is what workload commands get from the process edge.
+func (a *App) env() *registry.Env {
+	return &registry.Env{Out: a.Out, Err: a.Err, IsTTY: a.IsTTY,
+		Target: target.Env{Getenv: a.Getenv, MySQLClient: a.MySQLClient}}
 }

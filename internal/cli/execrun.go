@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"benchpress/internal/console"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
 	"benchpress/internal/target"
@@ -178,11 +179,7 @@ func genericLiveLine(r runner.Report) string {
 		tag = " (warm-up)"
 	}
 	return fmt.Sprintf("[%6s]%s tps %.1f  avg %.2f ms  p95 %.2f ms  p99 %.2f ms  errors %d",
-		fmtElapsed(r.Elapsed), tag, float64(n)/r.Seconds, l.Avg, l.P95, l.P99, e)
-}
-
-func fmtElapsed(d time.Duration) string {
-	return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
+		console.Elapsed(r.Elapsed), tag, float64(n)/r.Seconds, l.Avg, l.P95, l.P99, e)
 }
 
 func fmtDur(d time.Duration) string {
@@ -219,20 +216,4 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 		return fmt.Errorf("no %s succeeded in the measurement window", what)
 	}
 	return err
-}
-
-// withAdmin resolves tf, opens one admin session and runs fn with it; the
-// session and the connector are closed afterwards.
-func withAdmin(ctx context.Context, app *App, tf *targetFlags, fn func(conn *target.Connector, admin target.Conn) error) error {
-	conn, err := tf.connect(app)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	admin, err := conn.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer admin.Close()
-	return fn(conn, admin)
 }

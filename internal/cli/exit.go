@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"benchpress/internal/sweep"
 	"benchpress/internal/target"
+	"benchpress/internal/usage"
 	"benchpress/internal/workload"
 	"benchpress/internal/workload/tpcc"
 )
@@ -26,16 +26,12 @@ const (
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
 )
 
-// UsageError marks bad input given by the user (exit code 2).
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
+// UsageError marks bad input given by the user (exit code 2); workloads
+// and targets return the same type from package usage.
+type UsageError = usage.Error
 
 // usagef returns a UsageError with a formatted message.
-func usagef(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
-}
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // ErrInterrupted is returned after a run stopped by a signal wrote its results.
 var ErrInterrupted = errors.New("interrupted")
@@ -74,3 +70,6 @@ func ExitCode(err error) int {
 	}
 	return ExitFailure
 }
+
+// joinUsage joins usage errors into one UsageError listing every problem.
+func joinUsage(errs []error) error { return usage.Join(errs) }

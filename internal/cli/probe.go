@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"benchpress/internal/registry"
 	"benchpress/internal/target"
 )
 
@@ -37,9 +38,9 @@ var settingQueries = map[target.Kind][][2]string{
 
 // ProbeTarget implements sweep.EnvProber: server version and key settings.
 func (s stepRunner) ProbeTarget(ctx context.Context, url string) (map[string]string, error) {
-	tf := targetFlags{URL: url, StatementMode: "text", ConnTimeout: 10 * time.Second}
+	tf := target.Flags{URL: url, StatementMode: "text", ConnTimeout: 10 * time.Second}
 	out := map[string]string{}
-	err := withAdmin(ctx, s.app, &tf, func(conn *target.Connector, admin target.Conn) error {
+	err := registry.WithAdmin(ctx, s.app.env(), &tf, func(conn *target.Connector, admin target.Conn) error {
 		for _, q := range settingQueries[conn.Target().Kind] {
 			if _, done := out[q[0]]; done {
 				continue

@@ -6,9 +6,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"benchpress/internal/console"
 	"benchpress/internal/report"
 	"benchpress/internal/results"
+	"benchpress/internal/target"
 	"benchpress/internal/workload/tpcc"
 )
 
@@ -34,17 +37,15 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 			url := "sqlite://" + dbPath
 			fmt.Fprintf(app.Err, "benchpress quickstart: TPC-C, 1 warehouse, embedded SQLite at %s\n", dbPath)
 
-			var pf tpccCommon
-			pf.tf = targetFlags{URL: url, StatementMode: "prepared", ConnTimeout: 10 * time.Second}
-			pf.names = "standard"
-			conn, err := pf.tf.connect(app)
+			tf := target.Flags{URL: url, StatementMode: "prepared", ConnTimeout: 10 * time.Second}
+			conn, err := tf.Connect(app.env().Target)
 			if err != nil {
 				return err
 			}
 			names, _ := tpcc.NamesFor("standard")
 			start := time.Now()
 			if _, err := tpcc.Prepare(ctx, conn, tpcc.PrepareConfig{
-				Warehouses: 1, Threads: 1, Seed: 1, Drop: true, Names: names, Progress: loadProgress(app),
+				Warehouses: 1, Threads: 1, Seed: 1, Drop: true, Names: names, Progress: console.LoadProgress(app.Err, app.IsTTY),
 			}); err != nil {
 				conn.Close()
 				if ctx.Err() != nil {
@@ -55,15 +56,19 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 			conn.Close()
 			fmt.Fprintf(app.Err, "loaded 1 warehouse in %s\n", time.Since(start).Round(100*time.Millisecond))
 
-			f := tpccRunFlags{
-				tpccCommon: pf, terminals: terminals, mix: "45,43,4,4,4", warmup: 3 * time.Second,
-				duration: duration, reportInterval: 5 * time.Second, maxRetries: 5, check: true,
-				jsonPath: filepath.Join(quickstartDir, "quickstart", "quickstart.json"),
+			// The run is `tpcc run` with these flags.
+			jsonPath := filepath.Join(quickstartDir, "quickstart", "quickstart.json")
+			opts := tpcc.NewRunOptions()
+			fs := pflag.NewFlagSet("quickstart", pflag.ContinueOnError)
+			opts.Flags(fs)
+			if err := fs.Parse([]string{"--target", url, "--terminals", fmt.Sprint(terminals), "--warmup", "3s",
+				"--duration", duration.String(), "--report-interval", "5s", "--max-retries", "5", "--check"}); err != nil {
+				return &UsageError{Err: err}
 			}
-			run, err := runTPCC(ctx, app, &f, false)
+			run, _, err := runOptions(ctx, app, opts, "", fs, false)
 			if run != nil {
-				printSummary(app.Out, run)
-				if jerr := writeJSON(app, f.jsonPath, run); jerr != nil && err == nil {
+				console.Summary(app.Out, run)
+				if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 					err = jerr
 				}
 			}

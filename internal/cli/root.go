@@ -4,9 +4,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// defaultTarget is the embedded default used when --target is not given.
-const defaultTarget = "sqlite://benchpress-data/benchpress.db"
-
 // NewRoot builds the command tree.
 func NewRoot(app *App) *cobra.Command {
 	root := &cobra.Command{
@@ -31,17 +28,14 @@ Start with:
 	root.SetOut(app.Out)
 	root.SetErr(app.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(familyCommands(app)...)
 	root.AddCommand(
-		newTPCCCmd(app),
 		newQuickstartCmd(app),
 		newSweepCmd(app, stepRunner{app: app}),
 		newReportCmd(app),
 		newCompareCmd(app),
 		newVersionCmd(app),
 	)
-	for _, add := range extraCommands {
-		root.AddCommand(add(app))
-	}
 	groupCommand(root)
 	addProfileFlag(root)
 	return root
@@ -64,11 +58,6 @@ func groupCommand(cmd *cobra.Command) {
 		groupCommand(sub)
 	}
 }
-
-// extraCommands are registered by other files of this package (sysbench,
-// ycsb, sweep, report, compare) through init-time registration, so each
-// family stays in its own file.
-var extraCommands []func(*App) *cobra.Command
 
 // noArgsUsage rejects positional arguments with a usage error.
 func noArgsUsage(cmd *cobra.Command, args []string) error {

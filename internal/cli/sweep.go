@@ -37,8 +37,8 @@ A plan file:
     direct: mysql://bench@10.0.0.5:3306/tpcc
     proxy:  {url: "mysql://bench@10.0.0.6:3307,10.0.0.7:3307/tpcc", password_env: BENCH_PW}
   defaults:
-    workload: tpcc            # tpcc | sysbench/<test> | ycsb/<a-f>
-    warehouses: 100           # any other key is a workload option (CLI flag name)
+    workload: tpcc            # tpcc | sysbench/<test> | ycsb/<a-f|custom>
+    warehouses: 100           # any other key is an option of '<workload> run' (its flag name)
     warmup: 30s
     duration: 2m
     cooldown: 10s             # pause between steps
@@ -53,7 +53,10 @@ A plan file:
     - [T1-1, T1-2]                                  # or {name: proxy-overhead, base: T1-1, other: T1-2}
 
 Passwords come from the environment: ${BENCH_PW} inside a URL or password_env.
-Every problem in the plan is reported at once with its line. A failed step is
+The plan is checked with the run commands' own rules (workloads, option names
+and values, target URLs) before anything runs; every problem is reported at
+once with its line (exit code 2), --dry-run included. A defaults option goes
+to the cases whose workload has it; the ladder sets terminals/threads. A failed step is
 recorded with status "failed" and the sweep goes on; Ctrl-C keeps every
 finished step (and the interrupted one); --resume skips steps already ok.`,
 		Example: `  benchpress sweep poc.yaml --dry-run

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"benchpress/internal/results"
 	"context"
 	"os"
 	"runtime"
@@ -12,18 +13,7 @@ import (
 )
 
 // Host describes a machine for the environment record of a run or sweep.
-type Host struct {
-	Hostname string `json:"hostname"`
-	OS       string `json:"os"`                 // "linux"
-	Platform string `json:"platform,omitempty"` // distribution and version, "debian 12.7"
-	Kernel   string `json:"kernel,omitempty"`   // "6.1.0-25-amd64"
-	Arch     string `json:"arch"`               // "x86_64" (uname -m), else GOARCH
-	CPUModel string `json:"cpu_model,omitempty"`
-	// CPUs is the number of logical CPUs; CPUCores the physical cores when known.
-	CPUs          int    `json:"cpus"`
-	CPUCores      int    `json:"cpu_cores,omitempty"`
-	MemTotalBytes uint64 `json:"mem_total_bytes,omitempty"`
-}
+type Host = results.Host
 
 // HostInfo describes the local machine. It never fails: a figure that cannot
 // be read is left empty, and hostname, OS, architecture and CPU count fall

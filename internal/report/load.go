@@ -13,16 +13,15 @@ import (
 	"strings"
 
 	"benchpress/internal/results"
-	"benchpress/internal/sweep"
 )
 
 // Dataset is everything a report is made of.
 type Dataset struct {
 	Title       string
 	Description string
-	Env         *sweep.Environment // nil when there is no environment.json
-	Cases       []*Case            // plan order, else sorted by ID
-	Compare     []sweep.Comparison
+	Env         *results.Environment // nil when there is no environment.json
+	Cases       []*Case              // plan order, else sorted by ID
+	Compare     []results.Comparison
 }
 
 // Case is one test case: its steps sorted by concurrency.
@@ -60,28 +59,29 @@ func Load(path string) (*Dataset, error) {
 		return &Dataset{Title: "benchpress report: " + id, Cases: []*Case{c}}, nil
 	}
 	ds := &Dataset{Title: "benchpress report: " + filepath.Base(filepath.Clean(path))}
-	if ds.Env, err = sweep.ReadEnvironment(path); err != nil {
+	if ds.Env, err = results.ReadEnvironment(path); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(path, sweep.PlanFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(path, results.PlanFile)); err == nil {
 		err = loadSweep(path, ds)
 		return ds, err
 	}
 	return ds, loadLoose(path, ds)
 }
 
-// loadSweep reads the cases named by DIR/plan.yaml.
+// loadSweep reads the cases named by DIR/plan.yaml (leniently: a saved
+// plan renders whatever today's plan rules say).
 func loadSweep(dir string, ds *Dataset) error {
-	p, err := sweep.LoadPlan(filepath.Join(dir, sweep.PlanFile))
+	p, err := results.ReadPlan(filepath.Join(dir, results.PlanFile))
 	if err != nil {
 		return fmt.Errorf("load sweep %s: %w", dir, err)
 	}
 	ds.Title = "Performance test report: " + p.Name
 	ds.Description = p.Description
 	ds.Compare = p.Compare
-	for _, rc := range p.ResolvedCases() {
+	for _, rc := range p.Cases {
 		c := &Case{ID: rc.ID, Description: rc.Description, Workload: rc.Workload,
-			Target: sweep.Redact(p.Targets[rc.TargetName].URL)}
+			Target: p.Targets[rc.Target]}
 		if err := loadSteps(dir, rc.ID, c); err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func loadLoose(dir string, ds *Dataset) error {
 			}
 			continue
 		}
-		if !strings.HasSuffix(e.Name(), ".json") || e.Name() == sweep.EnvironmentFile {
+		if !strings.HasSuffix(e.Name(), ".json") || e.Name() == results.EnvironmentFile {
 			continue
 		}
 		r, err := results.Read(filepath.Join(dir, e.Name()))

@@ -32,7 +32,7 @@ type Run struct {
 	Endpoints map[string]int64 `json:"endpoints,omitempty"`
 	// Clients counts sessions per client library: on MySQL
 	// "benchpress-mywire" (the protocol client) or "go-sql-driver/mysql"
-	// (text mode, TLS or compressed sessions, BENCHPRESS_MYSQL_CLIENT=driver);
+	// (text mode, TLS or compressed sessions, --mysql-client driver);
 	// "pgx" on PostgreSQL, "modernc.org/sqlite" on SQLite.
 	Clients    map[string]int64 `json:"clients,omitempty"`
 	Reconnects int64            `json:"reconnects"`

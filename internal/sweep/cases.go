@@ -18,7 +18,7 @@ func (p *parser) cases(n *yaml.Node) {
 	}
 	firstLine := map[string]int{}
 	for i, cn := range n.Content {
-		c := Case{}
+		c := Case{line: cn.Line}
 		where := fmt.Sprintf("case #%d", i+1)
 		var idLine, targetLine int
 		skip := map[string]func(k, v *yaml.Node){
@@ -32,7 +32,13 @@ func (p *parser) cases(n *yaml.Node) {
 				targetLine = v.Line
 			},
 			"overrides": func(k, v *yaml.Node) {
-				p.pairs(v, where+": overrides", func(ok, ov *yaml.Node) { p.setting(&c.Overrides, ok, ov, where) })
+				p.pairs(v, where+": overrides", func(ok, ov *yaml.Node) {
+					if c.Overrides.lines == nil {
+						c.Overrides.lines = map[string]int{}
+					}
+					c.Overrides.lines[ok.Value] = ok.Line
+					p.setting(&c.Overrides, ok, ov, where)
+				})
 			},
 		}
 		// The id is needed for messages, so find it first.

@@ -51,7 +51,7 @@ func stepFor(c Cell, url string) Step {
 	return Step{
 		CaseID: c.Case.ID, Workload: c.Case.Workload, Target: url,
 		Concurrency: c.Concurrency, Warmup: c.Case.Warmup, Duration: c.Case.Duration,
-		Options: opts,
+		Options: opts, Config: c.Case.Config,
 	}
 }
 

@@ -125,6 +125,7 @@ func (p *parser) top(n *yaml.Node) {
 		p.add(n.Line, "missing required key \"cases\"")
 	} else {
 		p.cases(casesNode)
+		p.checkOptions()
 	}
 	if compareNode != nil {
 		p.compare(compareNode)

@@ -3,6 +3,9 @@ package sweep
 import (
 	"sort"
 	"time"
+
+	"benchpress/internal/registry"
+	"benchpress/internal/results"
 )
 
 // DefaultLadder is the concurrency ladder of the seed reports, used when a
@@ -61,15 +64,13 @@ type Case struct {
 	Description string
 	Target      string
 	Overrides   Settings
+	line        int                 // where the case starts
+	config      registry.RunOptions // validated run options (nil until validated)
 }
 
 // Comparison is a named comparison between two cases: overhead is
 // (base - other) / base, speed-up other / base.
-type Comparison struct {
-	Name  string
-	Base  string
-	Other string
-}
+type Comparison = results.Comparison
 
 // ResolvedCase is a case with defaults and overrides merged.
 type ResolvedCase struct {
@@ -83,6 +84,9 @@ type ResolvedCase struct {
 	ReportInterval time.Duration
 	Ladder         []int
 	Options        map[string]string
+	// Config is the workload's typed run configuration, validated from
+	// Options when the plan was parsed (nil if the plan was not).
+	Config registry.RunOptions
 }
 
 // Resolve merges defaults and a case's overrides (case wins; options merge
@@ -90,7 +94,7 @@ type ResolvedCase struct {
 func (p *Plan) Resolve(c Case) ResolvedCase {
 	d, o := p.Defaults, c.Overrides
 	rc := ResolvedCase{
-		ID: c.ID, Description: c.Description, TargetName: c.Target,
+		ID: c.ID, Description: c.Description, TargetName: c.Target, Config: c.config,
 		Workload:       first(o.Workload, d.Workload),
 		Warmup:         dur(o.Warmup, d.Warmup, DefaultWarmup),
 		Duration:       dur(o.Duration, d.Duration, DefaultDuration),
@@ -109,12 +113,34 @@ func (p *Plan) Resolve(c Case) ResolvedCase {
 		rc.Ladder = DefaultLadder
 	}
 	for k, v := range d.Options {
-		rc.Options[k] = v
+		if p.defaultApplies(rc.Workload, k) {
+			rc.Options[k] = v
+		}
 	}
 	for k, v := range o.Options {
 		rc.Options[k] = v
 	}
 	return rc
+}
+
+// defaultApplies says whether the defaults option key reaches a case of
+// workload: yes when the workload declares it, or when no case's workload
+// does (a typo, reported at its line). A plan that mixes workloads keeps
+// each family's defaults to that family's cases.
+func (p *Plan) defaultApplies(workload, key string) bool {
+	if registry.Declares(workload, key) {
+		return true
+	}
+	for _, c := range p.Cases {
+		w := c.Overrides.Workload
+		if w == "" {
+			w = p.Defaults.Workload
+		}
+		if registry.Declares(w, key) {
+			return false
+		}
+	}
+	return true
 }
 
 // ResolvedCases returns every case resolved, in plan order.

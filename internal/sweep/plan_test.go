@@ -67,8 +67,7 @@ cases:
     overrides:
       ladder: [4, 2]
       duration: 90
-      properties: {recordcount: 1000, operationcount: 500}
-      mix: [45, 43, 4, 4, 4]
+      p: {recordcount: 1000, operationcount: 500}
 `
 	p, err := ParsePlan("mix.yaml", []byte(src))
 	if err != nil {
@@ -81,7 +80,7 @@ cases:
 	}
 	y := p.Resolve(p.Cases[1])
 	if y.Workload != "ycsb/a" || y.Duration != 90*time.Second || y.Ladder[0] != 4 ||
-		y.Options["properties"] != "operationcount=500,recordcount=1000" || y.Options["mix"] != "45,43,4,4,4" {
+		y.Options["p"] != "operationcount=500,recordcount=1000" || y.Options["tables"] != "" {
 		t.Fatalf("ycsb: %+v", y)
 	}
 	u, err := ExpandURL(p.Targets["pg"], func(k string) string { return map[string]string{"BENCH_PW": "s@cret"}[k] })
@@ -194,8 +193,8 @@ cases:
     workload: ycsb/g
   - id: C
 `, []string{
-			`p.yaml:4: defaults: unknown workload "tpch" (want tpcc, sysbench/<test> or ycsb/<a-f>)`,
-			`p.yaml:7: case "A": unknown sysbench test "oltp_foo" (known: bulk_insert, oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges)`,
+			`p.yaml:4: defaults: unknown workload "tpch" (want sysbench/<test>, tpcc or ycsb/<a-f>)`,
+			`p.yaml:7: case "A": unknown sysbench test "oltp_foo": use one of oltp_point_select, oltp_read_only, oltp_read_write, oltp_write_only, oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete, oltp_read_write_split`,
 			`p.yaml:9: case "B": unknown YCSB workload "g" (want a, b, c, d, e, f or custom)`,
 		}},
 		{"missing pieces", `description: nothing
@@ -215,7 +214,7 @@ cases:
   - id: "../etc"
   - id: ok
 `, []string{
-			`p.yaml:4: target "b": unsupported scheme "ftp" (want mysql, postgres or sqlite)`,
+			`p.yaml:4: target "b": unknown target scheme "ftp" (use mysql://, postgres:// or sqlite://)`,
 			`p.yaml:5: target "c": unknown key "user" (known: password_env, url)`,
 			`p.yaml:5: target "c": url is required`,
 			`p.yaml:7: case #1: missing id`,

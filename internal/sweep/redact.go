@@ -3,51 +3,26 @@ package sweep
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
+
+	"benchpress/internal/results"
 )
-
-// userinfo splits a URL into its user-info ("user[:password]") and whether
-// one is present. Multi-host URLs (h1:p,h2:p) are handled, unlike net/url.
-func userinfo(u string) (string, bool) {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return "", false
-	}
-	rest := u[i+3:]
-	end := strings.IndexAny(rest, "/?")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndexByte(rest[:end], '@')
-	if at < 0 {
-		return "", false
-	}
-	return rest[:at], true
-}
-
-var pwParam = regexp.MustCompile(`(?i)([?&]password=)[^&]*`)
 
 // Redact removes any password from a target URL (user-info or a password
 // query parameter). It is safe to print the result.
-func Redact(u string) string {
-	if ui, ok := userinfo(u); ok {
-		if j := strings.IndexByte(ui, ':'); j >= 0 {
-			i := strings.Index(u, "://") + 3
-			u = u[:i] + ui[:j] + u[i+len(ui):]
-		}
-	}
-	return pwParam.ReplaceAllString(u, "${1}REDACTED")
-}
+func Redact(u string) string { return results.Redact(u) }
+
+// userinfo splits a URL into its user-info and whether one is present.
+func userinfo(u string) (string, bool) { return results.UserInfo(u) }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // ExpandURL resolves a target's ${VAR} references and password_env with
-// getenv (os.Getenv when nil). It fails naming every unset variable.
+// getenv (nil: no variable is set). It fails naming every unset variable.
 func ExpandURL(t TargetDef, getenv func(string) string) (string, error) {
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = func(string) string { return "" }
 	}
 	var missing []string
 	u := envRef.ReplaceAllStringFunc(t.URL, func(ref string) string {

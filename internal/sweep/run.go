@@ -22,7 +22,7 @@ type Options struct {
 	Progress io.Writer
 	// Version is the benchpress version recorded in results and environment.json.
 	Version string
-	// Getenv resolves ${VAR} and password_env (nil = os.Getenv).
+	// Getenv resolves ${VAR} and password_env (nil: nothing is set).
 	Getenv func(string) string
 }
 

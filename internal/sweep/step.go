@@ -6,6 +6,7 @@ import (
 	"context"
 	"time"
 
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
@@ -20,7 +21,13 @@ type Step struct {
 	// Options are workload options keyed by their CLI flag names
 	// (e.g. "warehouses": "100", "mix": "45,43,4,4,4", "table-size": "100000",
 	// "p": "recordcount=1000" ...); values are strings as on a command line.
+	// They are what the plan said, for the record.
 	Options map[string]string
+	// Config is the typed run configuration the plan was validated into
+	// (shared by every step of the case: a runner clones it before setting
+	// the step's concurrency). Nil for a step built by hand; the runner
+	// then configures it from Options.
+	Config registry.RunOptions
 }
 
 // StepRunner executes one step exactly as the CLI's `<workload> run` would

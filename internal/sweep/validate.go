@@ -5,6 +5,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"benchpress/internal/registry"
+	"benchpress/internal/target"
+	_ "benchpress/internal/workload/all" // the workloads plans may name
 )
 
 // Problem is one thing wrong with a plan file, located by line.
@@ -44,36 +48,14 @@ func (e *PlanError) Error() string {
 	return b.String()
 }
 
-// sysbenchTests are the sysbench test names benchpress implements.
-var sysbenchTests = []string{
-	"bulk_insert", "oltp_delete", "oltp_insert", "oltp_point_select",
-	"oltp_read_only", "oltp_read_write", "oltp_update_index",
-	"oltp_update_non_index", "oltp_write_only", "select_random_points",
-	"select_random_ranges",
-}
-
-// CheckWorkload returns "" when w names a known workload, else what is wrong:
-// tpcc, sysbench/<test> or ycsb/<a-f|custom>.
+// CheckWorkload returns "" when w names a registered workload ("tpcc",
+// "sysbench/<test>", "ycsb/<a-f|custom>"), else what is wrong: the rule is
+// the CLI's (package registry).
 func CheckWorkload(w string) string {
-	switch {
-	case w == "tpcc":
-		return ""
-	case strings.HasPrefix(w, "sysbench/"):
-		t := strings.TrimPrefix(w, "sysbench/")
-		for _, k := range sysbenchTests {
-			if k == t {
-				return ""
-			}
-		}
-		return fmt.Sprintf("unknown sysbench test %q (known: %s)", t, strings.Join(sysbenchTests, ", "))
-	case strings.HasPrefix(w, "ycsb/"):
-		t := strings.TrimPrefix(w, "ycsb/")
-		if len(t) == 1 && t[0] >= 'a' && t[0] <= 'f' || t == "custom" {
-			return ""
-		}
-		return fmt.Sprintf("unknown YCSB workload %q (want a, b, c, d, e, f or custom)", t)
+	if _, _, err := registry.Lookup(w); err != nil {
+		return err.Error()
 	}
-	return fmt.Sprintf("unknown workload %q (want tpcc, sysbench/<test> or ycsb/<a-f>)", w)
+	return ""
 }
 
 var caseIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -86,17 +68,12 @@ func checkCaseID(id string) string {
 	return fmt.Sprintf("case id %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", id)
 }
 
-var schemes = map[string]bool{"mysql": true, "postgres": true, "postgresql": true, "sqlite": true}
-
 // checkTargetURL reports what is wrong with a target URL ("" if fine) and
-// whether it carries an inline password.
+// whether it carries an inline password. The URL is parsed by the CLI's own
+// rule (target.Parse), with every ${VAR} reference standing in for a value.
 func checkTargetURL(u string) (problem string, inlinePassword bool) {
-	i := strings.Index(u, "://")
-	if i <= 0 {
-		return fmt.Sprintf("target URL %q has no scheme (want mysql://, postgres:// or sqlite://)", Redact(u)), false
-	}
-	if s := u[:i]; !schemes[s] {
-		return fmt.Sprintf("unsupported scheme %q (want mysql, postgres or sqlite)", s), false
+	if _, err := target.Parse(envRef.ReplaceAllString(u, "x")); err != nil {
+		return strings.ReplaceAll(err.Error(), `"`+envRef.ReplaceAllString(u, "x")+`"`, `"`+Redact(u)+`"`), false
 	}
 	user, _ := userinfo(u)
 	if j := strings.IndexByte(user, ':'); j >= 0 && !strings.HasPrefix(user[j+1:], "${") {

@@ -8,10 +8,13 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"benchpress/internal/results"
 )
 
-// PlanFile is the name of the resolved plan in a sweep directory.
-const PlanFile = "plan.yaml"
+// PlanFile is the name of the resolved plan in a sweep directory (read
+// back leniently by results.ReadPlan).
+const PlanFile = results.PlanFile
 
 // MarshalResolved renders the plan with every case fully resolved (defaults
 // merged in) and every target URL redacted, so the file is safe to share and

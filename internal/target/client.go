@@ -8,7 +8,7 @@ import (
 // Client library names, as recorded per session in results ("clients").
 const (
 	ClientMyWire   = "benchpress-mywire"   // MySQL protocol client (internal/target/mywire)
-	ClientMySQLDrv = "go-sql-driver/mysql" // text mode, TLS/compressed sessions, or BENCHPRESS_MYSQL_CLIENT=driver
+	ClientMySQLDrv = "go-sql-driver/mysql" // text mode, TLS/compressed sessions, or --mysql-client driver
 	ClientPgx      = "pgx"
 	ClientSQLite   = "modernc.org/sqlite"
 )

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +28,7 @@ type mysqlBackend struct {
 	guard   bool
 	sockets netConns
 	// wire: prepared statements use the lean protocol client (mywire) where
-	// the session allows it; BENCHPRESS_MYSQL_CLIENT=driver turns it off.
+	// the session allows it; Options.MySQLClient = MySQLClientDriver turns it off.
 	wire bool
 	loc  *time.Location
 }
@@ -41,7 +40,7 @@ const maxIdle = 1 << 16
 func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 	iso, _ := isolationSQL(opts.Isolation)
 	b := &mysqlBackend{t: t, prepared: opts.StatementMode == Prepared, isolation: iso,
-		wire: os.Getenv("BENCHPRESS_MYSQL_CLIENT") != "driver"}
+		wire: opts.MySQLClient != MySQLClientDriver}
 	for _, ep := range t.Endpoints {
 		cfg, err := mysqlConfig(t, ep, opts)
 		if err != nil {

@@ -26,4 +26,18 @@ type Options struct {
 	StatementMode StatementMode
 	// ConnectTimeout bounds one connection attempt (default 10s).
 	ConnectTimeout time.Duration
+	// MySQLClient chooses who runs prepared statements on MySQL sessions:
+	// MySQLClientWire (default) or MySQLClientDriver.
+	MySQLClient MySQLClient
 }
+
+// MySQLClient names the client that runs prepared statements on MySQL.
+type MySQLClient int
+
+const (
+	// MySQLClientWire is benchpress's protocol client (mywire) where the
+	// session allows it (plain TCP, prepared mode), go-sql-driver elsewhere.
+	MySQLClientWire MySQLClient = iota
+	// MySQLClientDriver sends everything through go-sql-driver/mysql.
+	MySQLClientDriver
+)

@@ -36,7 +36,6 @@ func ctxT(t *testing.T) context.Context {
 // BP_REQUIRE_DBS=1).
 func connect(t *testing.T) (*target.Connector, target.Conn) {
 	t.Helper()
-	t.Setenv("BENCHPRESS_MYSQL_CLIENT", "") // anything but "driver"
 	tg := testdb.For(t, target.MySQL, "mywire")
 	return testdb.Connect(t, tg, target.Options{})
 }
@@ -824,13 +823,12 @@ func knownDivergence(colTyp, kind string, text *string) bool {
 
 // parity compares every column of the type table scanned into every
 // parityDests kind through mywire and through go-sql-driver's prepared
-// statements (BENCHPRESS_MYSQL_CLIENT=driver): same type and value, or
+// statements (--mysql-client driver): same type and value, or
 // both an error. skipKnown leaves out the known divergences.
 func parity(t *testing.T, skipKnown bool) {
 	_, wire := connect(t)
 	tbl, colList := typeTable(t, wire)
-	t.Setenv("BENCHPRESS_MYSQL_CLIENT", "driver")
-	_, drv := testdb.Connect(t, testdb.For(t, target.MySQL, "mywire"), target.Options{})
+	_, drv := testdb.Connect(t, testdb.For(t, target.MySQL, "mywire"), target.Options{MySQLClient: target.MySQLClientDriver})
 	q := "SELECT " + colList + " FROM " + tbl + " WHERE id = ?"
 	ws, ds := mustPrepare(t, wire, q), mustPrepare(t, drv, q)
 	n := len(typeCols)

@@ -1,17 +1,18 @@
-package cli
+package console
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"benchpress/internal/load"
 )
 
-// loadProgress returns a load.Progress callback that prints rows/s, MB/s and
+// LoadProgress returns a load.Progress callback that prints rows/s, MB/s and
 // ETA: on a terminal it rewrites one status line; otherwise it prints a line
 // every 10 seconds, so logs stay readable.
-func loadProgress(app *App) func(load.Progress) {
+func LoadProgress(w io.Writer, isTTY bool) func(load.Progress) {
 	var lastLine time.Time
 	return func(p load.Progress) {
 		secs := p.Elapsed.Seconds()
@@ -35,18 +36,18 @@ func loadProgress(app *App) func(load.Progress) {
 			}
 		}
 		line := fmt.Sprintf("loading %5.1f%%  %s rows  %s rows/s  %.1f MB/s  ETA %s  %s",
-			pct, fi(p.Rows), f1(rate), mbs, eta, strings.Join(active, ", "))
+			pct, FI(p.Rows), F1(rate), mbs, eta, strings.Join(active, ", "))
 		switch {
 		case p.Done:
-			if app.IsTTY {
-				fmt.Fprint(app.Err, "\r\033[K")
+			if isTTY {
+				fmt.Fprint(w, "\r\033[K")
 			}
-			fmt.Fprintf(app.Err, "loaded %s rows in %s (%s rows/s, %.1f MB/s)\n", fi(p.Rows), p.Elapsed.Round(100*time.Millisecond), f1(rate), mbs)
-		case app.IsTTY:
-			fmt.Fprintf(app.Err, "\r\033[K%s", line)
+			fmt.Fprintf(w, "loaded %s rows in %s (%s rows/s, %.1f MB/s)\n", FI(p.Rows), p.Elapsed.Round(100*time.Millisecond), F1(rate), mbs)
+		case isTTY:
+			fmt.Fprintf(w, "\r\033[K%s", line)
 		case time.Since(lastLine) >= 10*time.Second:
 			lastLine = time.Now()
-			fmt.Fprintln(app.Err, line)
+			fmt.Fprintln(w, line)
 		}
 	}
 }

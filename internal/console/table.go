@@ -1,23 +1,26 @@
-package cli
+// Package console holds the console output shared by the workload printers
+// and the CLI: number formatting, text tables, load progress, run summaries.
+package console
 
 import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
-// table is a small right-aligned text table (first column left-aligned).
-type table struct {
-	head []string
+// Table is a small right-aligned text table (first column left-aligned).
+type Table struct {
+	Head []string
 	rows [][]string
 }
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(w io.Writer) {
-	width := make([]int, len(t.head))
-	for i, h := range t.head {
+func (t *Table) Write(w io.Writer) {
+	width := make([]int, len(t.Head))
+	for i, h := range t.Head {
 		width[i] = utf8.RuneCountInString(h)
 	}
 	for _, r := range t.rows {
@@ -39,16 +42,16 @@ func (t *table) write(w io.Writer) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
-	line(t.head)
+	line(t.Head)
 	for _, r := range t.rows {
 		line(r)
 	}
 }
 
-// f1, f2 format floats with 1 or 2 decimals and thousands separators.
-func f1(v float64) string { return group(fmt.Sprintf("%.1f", v)) }
-func f2(v float64) string { return group(fmt.Sprintf("%.2f", v)) }
-func fi(v int64) string   { return group(fmt.Sprintf("%d", v)) }
+// F1, F2 and FI format numbers with 1 or 2 decimals and thousands separators.
+func F1(v float64) string { return group(fmt.Sprintf("%.1f", v)) }
+func F2(v float64) string { return group(fmt.Sprintf("%.2f", v)) }
+func FI(v int64) string   { return group(fmt.Sprintf("%d", v)) }
 
 // group inserts thousands separators into the integer part of a number.
 func group(s string) string {
@@ -72,4 +75,9 @@ func group(s string) string {
 		return "-" + out
 	}
 	return out
+}
+
+// Elapsed renders a run's elapsed time in whole seconds ("12s").
+func Elapsed(d time.Duration) string {
+	return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
 }

@@ -1,4 +1,4 @@
-package cli
+package console
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"benchpress/internal/target"
 )
 
-// printSummary writes the end-of-run summary in the shape of the seed
+// Summary writes the end-of-run summary in the shape of the seed
 // reports: headline figures, then one row per transaction type.
-func printSummary(w io.Writer, r *results.Run) {
+func Summary(w io.Writer, r *results.Run) {
 	s := r.Summary
 	fmt.Fprintln(w)
 	title := fmt.Sprintf("benchpress %s — %s", r.Workload, r.Target)
@@ -33,23 +33,23 @@ func printSummary(w io.Writer, r *results.Run) {
 	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s (started in %.1f s)%s\n\n", s.DurationS, r.WarmupS, conc, r.ConnectS, status)
 
 	if r.Workload == "tpcc" {
-		fmt.Fprintf(w, "tpmC %s   tpmTOTAL %s   TPS %s   success %.2f %%\n", f1(s.TpmC), f1(s.TpmTotal), f1(s.TPS), s.SuccessRate)
-		fmt.Fprintf(w, "New-Order committed %s, rolled back %s (%.2f %%)", fi(s.NewOrderCommitted), fi(s.NewOrderRolledBack), s.NewOrderRollbackPct)
+		fmt.Fprintf(w, "tpmC %s   tpmTOTAL %s   TPS %s   success %.2f %%\n", F1(s.TpmC), F1(s.TpmTotal), F1(s.TPS), s.SuccessRate)
+		fmt.Fprintf(w, "New-Order committed %s, rolled back %s (%.2f %%)", FI(s.NewOrderCommitted), FI(s.NewOrderRolledBack), s.NewOrderRollbackPct)
 		if s.Efficiency > 0 {
 			fmt.Fprintf(w, "   efficiency %.1f %% of 12.86 x W", s.Efficiency)
 		}
 		fmt.Fprintln(w)
 	} else {
-		line := fmt.Sprintf("TPS %s", f2(s.TPS))
+		line := fmt.Sprintf("TPS %s", F2(s.TPS))
 		if s.QPS > 0 {
-			line += fmt.Sprintf("   QPS %s", f2(s.QPS))
+			line += fmt.Sprintf("   QPS %s", F2(s.QPS))
 		}
 		fmt.Fprintf(w, "%s   success %.2f %%\n", line, s.SuccessRate)
 	}
-	fmt.Fprintf(w, "errors %s   retries %s   reconnects %s", fi(s.Errors), fi(s.Retries), fi(r.Reconnects))
+	fmt.Fprintf(w, "errors %s   retries %s   reconnects %s", FI(s.Errors), FI(s.Retries), FI(r.Reconnects))
 	if len(r.ErrorsByClass) > 0 {
 		var parts []string
-		for _, k := range sortedKeys(r.ErrorsByClass) {
+		for _, k := range SortedKeys(r.ErrorsByClass) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, r.ErrorsByClass[k]))
 		}
 		fmt.Fprintf(w, "   (%s)", strings.Join(parts, ", "))
@@ -57,33 +57,33 @@ func printSummary(w io.Writer, r *results.Run) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 
-	t := &table{head: []string{"operation", "count", "per min", "per sec", "avg ms", "p50", "p90", "p95", "p99", "p99.9", "max", "errors"}}
+	t := &Table{Head: []string{"operation", "count", "per min", "per sec", "avg ms", "p50", "p90", "p95", "p99", "p99.9", "max", "errors"}}
 	for _, o := range r.Ops {
 		if o.Count == 0 && o.Errors == 0 {
 			continue
 		}
 		l := o.Latency
-		t.add(o.Name, fi(o.Count), f1(o.PerMin), f1(o.PerSec), f2(l.Avg), f2(l.P50), f2(l.P90), f2(l.P95), f2(l.P99), f2(l.P999), f2(l.Max), fi(o.Errors))
+		t.Add(o.Name, FI(o.Count), F1(o.PerMin), F1(o.PerSec), F2(l.Avg), F2(l.P50), F2(l.P90), F2(l.P95), F2(l.P99), F2(l.P999), F2(l.Max), FI(o.Errors))
 	}
-	t.write(w)
+	t.Write(w)
 
 	if len(r.Endpoints) > 1 {
 		fmt.Fprint(w, "\nconnections per endpoint:")
-		for _, k := range sortedKeys(r.Endpoints) {
+		for _, k := range SortedKeys(r.Endpoints) {
 			fmt.Fprintf(w, "  %s %d", k, r.Endpoints[k])
 		}
 		fmt.Fprintln(w)
 	}
 	if r.TargetKind == string(target.MySQL) && len(r.Clients) > 0 {
 		fmt.Fprint(w, "\nMySQL client:")
-		for _, k := range sortedKeys(r.Clients) {
+		for _, k := range SortedKeys(r.Clients) {
 			fmt.Fprintf(w, "  %s (%d sessions)", k, r.Clients[k])
 		}
 		fmt.Fprintln(w)
 	}
 	if len(r.Checks) > 0 {
 		fmt.Fprintln(w)
-		printChecks(w, r.Checks)
+		Checks(w, r.Checks)
 	}
 	if d := r.Driver; d != nil {
 		fmt.Fprintf(w, "\ndriver CPU %.2f s (user %.2f, sys %.2f), %.0f us per transaction", d.CPUUserS+d.CPUSysS, d.CPUUserS, d.CPUSysS, d.CPUPerTxnUS)
@@ -97,8 +97,8 @@ func printSummary(w io.Writer, r *results.Run) {
 	}
 }
 
-// printChecks writes check results, one line each.
-func printChecks(w io.Writer, checks []results.Check) {
+// Checks writes check results, one line each.
+func Checks(w io.Writer, checks []results.Check) {
 	for _, c := range checks {
 		mark := "PASS"
 		if !c.Passed {
@@ -115,7 +115,7 @@ func printChecks(w io.Writer, checks []results.Check) {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

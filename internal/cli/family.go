@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"benchpress/internal/registry"
+	"benchpress/internal/results"
+	_ "benchpress/internal/workload/all" // every workload family registers itself
+)
+
+// familyCommands builds `benchpress <family> <command>` for every
+// registered workload family.
+func familyCommands(app *App) []*cobra.Command {
+	var out []*cobra.Command
+	for _, m := range registry.All() {
+		cmd := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long, Args: noArgsUsage}
+		for i, c := range m.Commands {
+			if i == m.RunAt {
+				cmd.AddCommand(runCommand(app, m))
+			}
+			cmd.AddCommand(subCommand(app, c))
+		}
+		if m.RunAt >= len(m.Commands) {
+			cmd.AddCommand(runCommand(app, m))
+		}
+		out = append(out, cmd)
+	}
+	return out
+}
+
+// subCommand wraps a family's prepare/load/check/cleanup command.
+func subCommand(app *App, c registry.Command) *cobra.Command {
+	cmd := &cobra.Command{Use: c.Use, Short: c.Short, Long: c.Long, Example: c.Example}
+	switch c.Args {
+	case registry.ArgsNone:
+		cmd.Args = noArgsUsage
+	case registry.ArgsAtMostOne:
+		cmd.Args = cobra.MaximumNArgs(1)
+	}
+	action := c.Bind(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return action(cmd.Context(), app.env(), args)
+	}
+	return cmd
+}
+
+// runCommand is `benchpress <family> run`: the family's options, then the
+// generic run (executeRun), the family's printer and --json.
+func runCommand(app *App, m *registry.Meta) *cobra.Command {
+	rc := m.Run
+	opts := rc.New()
+	cmd := &cobra.Command{Use: rc.Use, Short: rc.Short, Long: rc.Long, Example: rc.Example}
+	if rc.Variant == nil {
+		cmd.Args = noArgsUsage
+	}
+	opts.Flags(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		variant := ""
+		if rc.Variant != nil {
+			v, err := rc.Variant(args)
+			if err != nil {
+				return err
+			}
+			variant = v
+		}
+		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false)
+		if spec == nil {
+			return err
+		}
+		return finishRun(app, run, err, opts.JSONPath(), spec.Unit, spec.Print)
+	}
+	return cmd
+}
+
+// runOptions validates opts (parsed into fs) for variant and runs them.
+func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant string, fs *pflag.FlagSet, quiet bool) (*results.Run, *registry.Spec, error) {
+	if err := joinUsage(opts.Resolve(variant, fs)); err != nil {
+		return nil, nil, err
+	}
+	return runResolved(ctx, app, opts, quiet)
+}
+
+// runResolved connects, builds the family's run, executes it and runs the
+// family's After hook. The result comes back also when interrupted.
+func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool) (*results.Run, *registry.Spec, error) {
+	conn, err := opts.Target().Connect(app.env().Target)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	spec, err := opts.Build(ctx, app.env(), conn, quiet)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := executeRun(ctx, app, &runSpec{Name: spec.Name, Workload: spec.Workload, Connector: conn,
+		Runner: spec.Runner, Config: spec.Config, Live: spec.Live, Quiet: quiet})
+	if run != nil && err == nil && spec.After != nil {
+		err = spec.After(ctx, conn, run)
+	}
+	return run, spec, err
+}

@@ -1,0 +1,58 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// Title writes the blank line and the "benchpress <workload> — <target>
+// (<server version>)" title every run summary starts with.
+func Title(w io.Writer, run *results.Run) {
+	fmt.Fprintln(w)
+	title := fmt.Sprintf("benchpress %s — %s", run.Workload, run.Target)
+	if run.ServerVersion != "" {
+		title += " (" + run.ServerVersion + ")"
+	}
+	fmt.Fprintln(w, title)
+}
+
+// Status is "  [INTERRUPTED]" (or another non-ok status), "" when ok.
+func Status(run *results.Run) string {
+	if run.Status != "ok" {
+		return "  [" + strings.ToUpper(run.Status) + "]"
+	}
+	return ""
+}
+
+// ErrClasses renders error counts by class ("  deadlock 3, other 1"), or "".
+func ErrClasses(m map[string]int64) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := SortedKeys(m)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return "  " + strings.Join(parts, ", ")
+}
+
+// DriverLine reports the driver's own CPU and the driver-bound warning (the
+// sysbench and YCSB reports; Summary has its own, with the machine load).
+func DriverLine(w io.Writer, run *results.Run) {
+	d := run.Driver
+	if d == nil {
+		return
+	}
+	fmt.Fprintf(w, "\ndriver CPU %.2f s (user %.2f, sys %.2f), %.0f us per transaction", d.CPUUserS+d.CPUSysS, d.CPUUserS, d.CPUSysS, d.CPUPerTxnUS)
+	if d.CPUPerStmtUS > 0 {
+		fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
+	}
+	fmt.Fprintf(w, "; peak RSS %.0f MB\n", d.PeakRSSMB)
+	if d.DriverBound {
+		fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
+	}
+}

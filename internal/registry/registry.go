@@ -1,0 +1,156 @@
+// Package registry is the one list of workloads benchpress knows, in the
+// style of cockroachdb's pkg/workload: each workload family (tpcc, sysbench,
+// ycsb) registers a Meta once, from its own package, declaring its commands,
+// its run options (one typed struct bound to a pflag.FlagSet; the flag names
+// are also the sweep plan keys), their validation, and its console output.
+// The CLI builds `benchpress <family> <command>` and sweeps build their
+// steps from this registry; nothing else lists workloads.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"benchpress/internal/target"
+)
+
+// Env is what a workload command gets from the process edge.
+type Env struct {
+	Out    io.Writer // results, summaries
+	Err    io.Writer // progress, warnings, live lines
+	IsTTY  bool      // Err is a terminal
+	Target target.Env
+}
+
+// Args says how many positional arguments a command takes.
+type Args int
+
+const (
+	// ArgsChecked leaves the positional arguments to the command's action.
+	ArgsChecked Args = iota
+	// ArgsNone rejects any positional argument with a usage error.
+	ArgsNone
+	// ArgsAtMostOne accepts zero or one.
+	ArgsAtMostOne
+)
+
+// Action runs a command once its flags are parsed.
+type Action func(ctx context.Context, env *Env, args []string) error
+
+// Command is one subcommand of a family other than run (prepare, load,
+// check, cleanup).
+type Command struct {
+	Use, Short, Long, Example string
+	Args                      Args
+	// Bind declares the command's flags on fs and returns its action (which
+	// may consult fs.Changed).
+	Bind func(fs *pflag.FlagSet) Action
+}
+
+// RunCommand describes a family's run subcommand; its options are the ones
+// sweeps set.
+type RunCommand struct {
+	Use, Short, Long, Example string
+	// Variant picks the variant (sysbench test, YCSB workload) from the
+	// positional arguments; nil means the family takes none.
+	Variant func(args []string) (string, error)
+	// New returns a fresh option set holding the defaults.
+	New func() RunOptions
+}
+
+// Meta is one registered workload family.
+type Meta struct {
+	// Name is the command name and the saved workload name's first part.
+	Name        string
+	Short, Long string
+	// Commands run in this order in --help, with Run placed by RunAt.
+	Commands []Command
+	Run      RunCommand
+	// RunAt is Run's position among Commands.
+	RunAt int
+	// Variants lists the variants a plan may name as "<family>/<variant>"
+	// (nil: the family has none and plans say just Name).
+	Variants []string
+	// VariantHint names the variants in messages ("test", "a-f").
+	VariantHint string
+	// CheckVariant reports why variant is not accepted (nil: fine). Nil
+	// accepts the listed Variants only.
+	CheckVariant func(variant string) error
+}
+
+var families = map[string]*Meta{}
+
+// Register adds a family; it panics on a duplicate name (a programming error
+// found by any test).
+func Register(m *Meta) {
+	if _, dup := families[m.Name]; dup {
+		panic("registry: workload " + m.Name + " registered twice")
+	}
+	families[m.Name] = m
+}
+
+// All returns the registered families sorted by name.
+func All() []*Meta {
+	out := make([]*Meta, 0, len(families))
+	for _, m := range families {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup resolves a saved/plan workload name ("tpcc", "sysbench/<test>",
+// "ycsb/<a-f|custom>") to its family and variant; the error says what is
+// wrong in the words a plan author needs.
+func Lookup(name string) (*Meta, string, error) {
+	fam, variant, hasVariant := strings.Cut(name, "/")
+	m, ok := families[fam]
+	if !ok {
+		return nil, "", fmt.Errorf("unknown workload %q (want %s)", name, wantList())
+	}
+	switch {
+	case m.Variants == nil && hasVariant:
+		return nil, "", fmt.Errorf("unknown workload %q (%s has no variants; say %s)", name, m.Name, m.Name)
+	case m.Variants != nil && !hasVariant:
+		return nil, "", fmt.Errorf("workload %q needs a %s: %s/<%s>", name, m.VariantHint, m.Name, m.VariantHint)
+	}
+	if hasVariant {
+		if err := m.checkVariant(variant); err != nil {
+			return nil, "", err
+		}
+	}
+	return m, variant, nil
+}
+
+func (m *Meta) checkVariant(v string) error {
+	if m.CheckVariant != nil {
+		return m.CheckVariant(v)
+	}
+	for _, k := range m.Variants {
+		if k == v {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %s %q (known: %s)", m.Name, m.VariantHint, v, strings.Join(m.Variants, ", "))
+}
+
+// wantList renders "tpcc, sysbench/<test> or ycsb/<a-f>" from the registry.
+func wantList() string {
+	var parts []string
+	for _, m := range All() {
+		if m.Variants == nil {
+			parts = append(parts, m.Name)
+		} else {
+			parts = append(parts, m.Name+"/<"+m.VariantHint+">")
+		}
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}

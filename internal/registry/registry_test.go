@@ -1,0 +1,84 @@
+package registry_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"benchpress/internal/registry"
+	_ "benchpress/internal/workload/all"
+)
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		name, family, variant, err string
+	}{
+		{"tpcc", "tpcc", "", ""},
+		{"sysbench/oltp_read_write_split", "sysbench", "oltp_read_write_split", ""},
+		{"ycsb/c", "ycsb", "c", ""},
+		{"ycsb/custom", "ycsb", "custom", ""},
+		{"sysbench/bulk_insert", "", "", `unknown sysbench test "bulk_insert"`},
+		{"sysbench", "", "", `needs a test: sysbench/<test>`},
+		{"tpcc/x", "", "", `tpcc has no variants`},
+		{"ycsb/g", "", "", `unknown YCSB workload "g"`},
+		{"tpch", "", "", `unknown workload "tpch" (want sysbench/<test>, tpcc or ycsb/<a-f>)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, v, err := registry.Lookup(tc.name)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || m.Name != tc.family || v != tc.variant {
+				t.Fatalf("got %v %q %v", m, v, err)
+			}
+		})
+	}
+}
+
+func TestConfigure(t *testing.T) {
+	st := registry.StepSettings{Concurrency: 4, Warmup: time.Second, Duration: 2 * time.Second}
+	tests := []struct {
+		name     string
+		workload string
+		options  map[string]string
+		keys     []string // keys of the problems, in order ("" = the case)
+	}{
+		{"valid sysbench", "sysbench/oltp_read_only", map[string]string{"table_size": "100", "skip-trx": "on", "mysql_client": "driver"}, nil},
+		{"valid ycsb with -p pairs", "ycsb/a", map[string]string{"p": "recordcount=10,operationcount=5", "records": "10"}, nil},
+		{"unknown and owned keys", "tpcc", map[string]string{"terminalz": "8", "json": "x.json", "warehouses": "two"}, []string{"json", "terminalz", "warehouses"}},
+		{"value checked by the run's rules", "tpcc", map[string]string{"mix": "1,2", "isolation": "snapshot"}, []string{"mix", "isolation"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts, problems := registry.Configure(tc.workload, tc.options, st)
+			var keys []string
+			for _, p := range problems {
+				keys = append(keys, p.Key)
+			}
+			if strings.Join(keys, ",") != strings.Join(tc.keys, ",") || len(problems) != len(tc.keys) {
+				t.Fatalf("problem keys %q, want %q: %v", keys, tc.keys, problems)
+			}
+			if tc.keys == nil && opts == nil {
+				t.Fatal("no options")
+			}
+		})
+	}
+}
+
+func TestDeclares(t *testing.T) {
+	for _, tc := range []struct {
+		workload, key string
+		want          bool
+	}{
+		{"tpcc", "warehouses", true}, {"tpcc", "table_size", false}, {"sysbench/oltp_insert", "table_size", true},
+		{"ycsb/a", "p", true}, {"ycsb/a", "mysql-client", true}, {"nope", "p", false},
+	} {
+		if got := registry.Declares(tc.workload, tc.key); got != tc.want {
+			t.Errorf("Declares(%s, %s) = %v", tc.workload, tc.key, got)
+		}
+	}
+}

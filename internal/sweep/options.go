@@ -1,0 +1,48 @@
+package sweep
+
+import (
+	"fmt"
+
+	"benchpress/internal/registry"
+)
+
+// checkOptions validates every case's workload options against the
+// workload's declared run options (package registry, the same declaration
+// and checks as `benchpress <workload> run`), so that --dry-run rejects
+// whatever a real run would reject for input reasons. A problem is located
+// at the key's line: the case's own when the case sets it, else the one in
+// defaults (reported once for all cases that inherit it). The typed
+// options of a valid case are kept for its steps.
+func (p *parser) checkOptions() {
+	seen := map[string]bool{}
+	for i := range p.plan.Cases {
+		c := &p.plan.Cases[i]
+		rc := p.plan.Resolve(*c)
+		if rc.Workload == "" || CheckWorkload(rc.Workload) != "" || len(rc.Ladder) == 0 {
+			continue // reported already
+		}
+		where := fmt.Sprintf("case %q", c.ID)
+		opts, problems := registry.Configure(rc.Workload, rc.Options,
+			registry.StepSettings{Concurrency: rc.Ladder[0], Warmup: rc.Warmup, Duration: rc.Duration})
+		for _, pr := range problems {
+			line, w := c.line, where
+			if pr.Key != "" {
+				if l := c.Overrides.line(pr.Key); l > 0 {
+					line = l
+				} else if l := p.plan.Defaults.line(pr.Key); l > 0 {
+					line, w = l, "defaults"
+				}
+			}
+			msg := fmt.Sprintf("%s: %v", w, pr.Err)
+			if w == "defaults" {
+				// Inherited by every case: once is enough.
+				if seen[msg] {
+					continue
+				}
+				seen[msg] = true
+			}
+			p.add(line, "%s", msg)
+		}
+		c.config = opts
+	}
+}

@@ -1,0 +1,217 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"benchpress/internal/console"
+	"benchpress/internal/registry"
+	"benchpress/internal/results"
+	"benchpress/internal/runner"
+	"benchpress/internal/target"
+	"benchpress/internal/usage"
+)
+
+// DefaultTarget is the embedded default used when --target is not given.
+const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
+
+var runFlagNames = registry.RunFlagNames{Conc: "--terminals", Duration: "--duration", Warmup: "--warmup"}
+
+// RunOptions are the options of `tpcc run` (also quickstart's and every
+// sweep case's): declared once in Flags, checked by Resolve.
+type RunOptions struct {
+	tf             target.Flags
+	names          string
+	warehouses     int
+	terminals      int
+	mix            string
+	wait           bool
+	warmup         time.Duration
+	duration       time.Duration
+	reportInterval time.Duration
+	maxRetries     int
+	seed           uint64
+	jsonPath       string
+	check          bool
+
+	// Resolved by Resolve.
+	scheme Names
+	deck   [NumOps]int
+}
+
+// NewRunOptions returns the defaults (as registered on a flag set).
+func NewRunOptions() registry.RunOptions {
+	o := &RunOptions{}
+	o.Flags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
+	return o
+}
+
+// registerNames declares --names (every tpcc command has it).
+func registerNames(fs *pflag.FlagSet, names *string) {
+	fs.StringVar(names, "names", "standard", "table-name scheme: standard (warehouse, orders...), bmsql (BenchmarkSQL's bmsql_*), tpcc-mysql (new_orders)")
+}
+
+// resolveNames checks --names.
+func resolveNames(s string) (Names, error) {
+	n, err := NamesFor(s)
+	if err != nil {
+		return n, &usage.Error{Err: err}
+	}
+	return n, nil
+}
+
+// Flags implements registry.RunOptions.
+func (o *RunOptions) Flags(fs *pflag.FlagSet) {
+	o.tf.Register(fs, DefaultTarget)
+	registerNames(fs, &o.names)
+	fs.IntVarP(&o.warehouses, "warehouses", "w", 0, "warehouses to use (default: all loaded; must not exceed the loaded count)")
+	fs.IntVarP(&o.terminals, "terminals", "t", 10, "concurrent terminals (connections); any number >= 1, spread evenly over warehouses")
+	fs.StringVar(&o.mix, "mix", "45,43,4,4,4", "deck weights new_order,payment,order_status,delivery,stock_level (or name=weight,...)")
+	fs.BoolVar(&o.wait, "wait", false, "apply keying and think times (clause 5.2.5); off by default like most tools")
+	fs.DurationVar(&o.warmup, "warmup", 10*time.Second, "warm-up excluded from the results")
+	fs.DurationVar(&o.duration, "duration", time.Minute, "measurement window")
+	fs.DurationVar(&o.reportInterval, "report-interval", 10*time.Second, "live line period (0 = off)")
+	fs.IntVar(&o.maxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
+	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
+	fs.StringVar(&o.jsonPath, "json", "", "write the full result (summary, series, histograms) to this JSON file")
+	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
+}
+
+// Resolve implements registry.RunOptions: every flag problem at once.
+func (o *RunOptions) Resolve(_ string, _ *pflag.FlagSet) []error {
+	errs := registry.RunnerProblems(runner.Config{Terminals: o.terminals, Warmup: o.warmup, Duration: o.duration,
+		ReportInterval: o.reportInterval, MaxRetries: o.maxRetries}, runFlagNames, true)
+	if o.warehouses < 0 {
+		errs = append(errs, usage.Errorf("--warehouses must be >= 1 (got %d)", o.warehouses))
+	}
+	m, err := ParseMix(o.mix)
+	if err != nil {
+		errs = append(errs, usage.Errorf("--mix: %v", err))
+	} else {
+		o.deck = m
+	}
+	names, err := resolveNames(o.names)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	o.scheme = names
+	return errs
+}
+
+// Target implements registry.RunOptions.
+func (o *RunOptions) Target() *target.Flags { return &o.tf }
+
+// SetStep implements registry.RunOptions.
+func (o *RunOptions) SetStep(concurrency int, warmup, duration time.Duration) {
+	o.terminals, o.warmup, o.duration, o.reportInterval = concurrency, warmup, duration, 0
+}
+
+// Clone implements registry.RunOptions.
+func (o *RunOptions) Clone() registry.RunOptions { c := *o; return &c }
+
+// JSONPath implements registry.RunOptions.
+func (o *RunOptions) JSONPath() string { return o.jsonPath }
+
+// Build implements registry.RunOptions: it reads the data set's metadata,
+// checks the warehouse count and scheme, and returns the run.
+func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.Connector, quiet bool) (*registry.Spec, error) {
+	names := o.scheme
+	admin, err := conn.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := ReadMeta(ctx, admin, names)
+	admin.Close()
+	if err != nil {
+		return nil, err
+	}
+	w := o.warehouses
+	if w == 0 {
+		w = meta.Warehouses
+	}
+	if err := meta.Validate(w, names.Scheme); err != nil {
+		return nil, err
+	}
+	seed := o.seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.wait, Names: names, Seed: seed}
+	wl, err := New(cfg, meta)
+	if err != nil {
+		return nil, &usage.Error{Err: err}
+	}
+	if !quiet {
+		for _, warn := range cfg.MixWarnings() {
+			fmt.Fprintln(env.Err, "warning: "+warn)
+		}
+	}
+	spec := &registry.Spec{
+		Name: "tpcc", Workload: wl, Unit: "transaction", Print: console.Summary, Live: liveLine,
+		Runner: runner.Config{
+			Terminals: o.terminals, Warmup: o.warmup, Duration: o.duration, Wait: o.wait,
+			MaxRetries: o.maxRetries, ReportInterval: o.reportInterval,
+		},
+		Config: map[string]any{
+			"warehouses": w, "terminals": o.terminals, "mix": mixString(o.deck), "wait": o.wait,
+			"warmup": o.warmup.String(), "duration": o.duration.String(), "names": names.Scheme,
+			"isolation": registry.IsoOrDefault(o.tf.Isolation), "statement_mode": o.tf.StatementMode,
+			"max_retries": o.maxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
+		},
+	}
+	if o.check {
+		spec.After = func(ctx context.Context, conn *target.Connector, run *results.Run) error {
+			checks, err := runCheck(ctx, conn, names, false)
+			run.Checks = append(run.Checks, checks...)
+			return err
+		}
+	}
+	return spec, nil
+}
+
+// runCheck runs the consistency check on one admin session.
+func runCheck(ctx context.Context, conn *target.Connector, names Names, all bool) ([]results.Check, error) {
+	admin, err := conn.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer admin.Close()
+	return Check(ctx, admin, names, all)
+}
+
+func mixString(m [NumOps]int) string {
+	parts := make([]string, len(m))
+	for i, v := range m {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ",")
+}
+
+// liveLine: elapsed, tpmC, tpmTOTAL, p95/p99 per type, errors.
+func liveLine(r runner.Report) string {
+	var total, errs int64
+	var b strings.Builder
+	short := []string{"NO", "P", "OS", "D", "SL"}
+	for i := range r.OpNames {
+		c := r.Snap.Counts[i]
+		n := c.OK + c.Rollback
+		total += n
+		errs += c.Errors()
+		if n > 0 && i < len(short) {
+			l := results.LatencyOf(r.Snap.OKHist[i])
+			fmt.Fprintf(&b, "  %s %.0f/%.0f", short[i], l.P95, l.P99)
+		}
+	}
+	no := r.Snap.Counts[OpNewOrder]
+	tpmC := float64(no.OK+no.Rollback) / r.Seconds * 60
+	tag := ""
+	if r.Phase == "warmup" {
+		tag = " warm-up"
+	}
+	return fmt.Sprintf("[%6s]%s tpmC %s  tpmTOTAL %s  p95/p99 ms:%s  errors %d",
+		console.Elapsed(r.Elapsed), tag, console.F1(tpmC), console.F1(float64(total)/r.Seconds*60), b.String(), errs)
+}
