@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"benchpress/internal/console"
+	"benchpress/internal/errclass"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
 	"benchpress/internal/target"
@@ -104,7 +105,7 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		okN += c.OK + c.Rollback
 		errN += c.Errors()
 		retries += c.Retries
-		for cl := target.Class(1); cl < target.NumClasses; cl++ {
+		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
 			if c.Errs[cl] > 0 {
 				run.ErrorsByClass[cl.String()] += c.Errs[cl]
 			}

@@ -1,14 +1,13 @@
 package metrics
 
 import (
+	"benchpress/internal/errclass"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"benchpress/internal/target"
 )
 
 // Phase of a run. Samples completing in Warmup feed the live series only;
@@ -34,7 +33,7 @@ const (
 // OpCounts are the counters kept per operation type.
 type OpCounts struct {
 	OK, Rollback, Retries int64
-	Errs                  [target.NumClasses]int64
+	Errs                  [errclass.Num]int64
 }
 
 // Errors is the total number of failed attempts.
@@ -151,7 +150,7 @@ func (rec *Recorder) dataFor(p Phase) *Snapshot {
 // extras, when non-nil, holds workload counter deltas (indexed like the
 // registry's extras); they are added and the slice is zeroed, all under the
 // one shard lock this call takes.
-func (rec *Recorder) Record(op int, latency time.Duration, outcome Outcome, class target.Class, extras []int64) {
+func (rec *Recorder) Record(op int, latency time.Duration, outcome Outcome, class errclass.Class, extras []int64) {
 	rec.RecordIn(rec.reg.Phase(), op, latency, outcome, class, extras)
 }
 
@@ -160,7 +159,7 @@ func (rec *Recorder) Record(op int, latency time.Duration, outcome Outcome, clas
 // the measurement window is counted even if it completes after the window
 // closed (the runner drains in-flight work before the final tick). This keeps
 // the tool's counts equal to what the database committed.
-func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcome Outcome, class target.Class, extras []int64) {
+func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcome Outcome, class errclass.Class, extras []int64) {
 	rec.mu.Lock()
 	d := rec.dataFor(phase)
 	if d == nil {

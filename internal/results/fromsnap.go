@@ -3,8 +3,8 @@ package results
 import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"benchpress/internal/errclass"
 	"benchpress/internal/metrics"
-	"benchpress/internal/target"
 )
 
 // LatencyOf returns the percentiles of h in milliseconds (zero for nil/empty).
@@ -41,7 +41,7 @@ func OpsFrom(s *metrics.Snapshot, names []string, seconds float64) []Op {
 			l := LatencyOf(h)
 			o.ErrLatency = &l
 		}
-		for cl := target.Class(1); cl < target.NumClasses; cl++ {
+		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
 			if n := c.Errs[cl]; n > 0 {
 				if o.ErrClasses == nil {
 					o.ErrClasses = map[string]int64{}

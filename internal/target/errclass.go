@@ -1,31 +1,20 @@
 package target
 
+import "benchpress/internal/errclass"
+
 // Class is the category of a database error, used for retries, counters and
-// exit codes. Classification works on all three drivers.
-type Class int
+// exit codes (defined in the leaf package errclass; Classify maps each
+// driver's errors to it).
+type Class = errclass.Class
 
+// The classes, under the names the rest of target and its callers use.
 const (
-	ClassNone           Class = iota // no error
-	ClassDeadlock                    // MySQL 1213, PostgreSQL 40P01
-	ClassSerialization               // PostgreSQL 40001, SQLite BUSY/LOCKED
-	ClassLockTimeout                 // MySQL 1205, PostgreSQL 55P03 / lock_timeout
-	ClassLostConnection              // broken pipe, EOF, server gone away, admin shutdown
-	ClassConstraint                  // duplicate key, FK, not null, check
-	ClassOther
-	NumClasses
+	ClassNone           = errclass.None
+	ClassDeadlock       = errclass.Deadlock
+	ClassSerialization  = errclass.Serialization
+	ClassLockTimeout    = errclass.LockTimeout
+	ClassLostConnection = errclass.LostConnection
+	ClassConstraint     = errclass.Constraint
+	ClassOther          = errclass.Other
+	NumClasses          = errclass.Num
 )
-
-var classNames = [...]string{"none", "deadlock", "serialization", "lock_timeout", "lost_connection", "constraint", "other"}
-
-// String is the stable snake_case name used in summaries and JSON.
-func (c Class) String() string {
-	if c >= 0 && int(c) < len(classNames) {
-		return classNames[c]
-	}
-	return "other"
-}
-
-// Retryable reports whether the transaction should simply be re-run.
-func (c Class) Retryable() bool {
-	return c == ClassDeadlock || c == ClassSerialization || c == ClassLockTimeout
-}

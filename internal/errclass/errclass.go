@@ -1,0 +1,35 @@
+// Package errclass names the categories of database errors (deadlock,
+// serialization, lock timeout, lost connection, constraint, other) that
+// retries, counters, results and exit codes use. It is a leaf: metrics,
+// results and reports count errors by class without linking a database
+// driver; package target classifies each driver's errors into these.
+package errclass
+
+// Class is the category of a database error.
+type Class int
+
+const (
+	None           Class = iota // no error
+	Deadlock                    // MySQL 1213, PostgreSQL 40P01
+	Serialization               // PostgreSQL 40001, SQLite BUSY/LOCKED
+	LockTimeout                 // MySQL 1205, PostgreSQL 55P03 / lock_timeout
+	LostConnection              // broken pipe, EOF, server gone away, admin shutdown
+	Constraint                  // duplicate key, FK, not null, check
+	Other
+	Num // number of classes
+)
+
+var names = [...]string{"none", "deadlock", "serialization", "lock_timeout", "lost_connection", "constraint", "other"}
+
+// String is the stable snake_case name used in summaries and JSON.
+func (c Class) String() string {
+	if c >= 0 && int(c) < len(names) {
+		return names[c]
+	}
+	return "other"
+}
+
+// Retryable reports whether the transaction should simply be re-run.
+func (c Class) Retryable() bool {
+	return c == Deadlock || c == Serialization || c == LockTimeout
+}
