@@ -2,6 +2,7 @@ package testdb
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -76,16 +77,17 @@ func TestUnreachable(t *testing.T) {
 }
 
 func TestTargets(t *testing.T) {
+	want := DBName("testdb" + os.Getenv(EnvSuffix)) // the suffix keeps concurrent checkouts apart
 	tgs := Targets(t)
 	if len(tgs) == 0 || tgs[0].Kind != target.SQLite {
 		t.Fatalf("Targets = %v", tgs)
 	}
 	for _, tg := range tgs {
 		t.Run(string(tg.Kind), func(t *testing.T) {
-			if tg.Kind != target.SQLite && tg.Database != "bp_t_testdb" {
-				t.Errorf("database %q, want bp_t_testdb (derived from the caller's package)", tg.Database)
+			if tg.Kind != target.SQLite && tg.Database != want {
+				t.Errorf("database %q, want %s (derived from the caller's package)", tg.Database, want)
 			}
-			if tg.Kind == target.SQLite && !strings.HasSuffix(tg.Endpoints[0], "/bp_t_testdb.db") {
+			if tg.Kind == target.SQLite && !strings.HasSuffix(tg.Endpoints[0], "/"+want+".db") {
 				t.Errorf("sqlite path %q", tg.Endpoints[0])
 			}
 			_, c := Connect(t, tg, target.Options{})
