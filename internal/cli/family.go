@@ -17,14 +17,9 @@ func familyCommands(app *App) []*cobra.Command {
 	var out []*cobra.Command
 	for _, m := range registry.All() {
 		cmd := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long, Args: noArgsUsage}
-		for i, c := range m.Commands {
-			if i == m.RunAt {
-				cmd.AddCommand(runCommand(app, m))
-			}
+		cmd.AddCommand(runCommand(app, m))
+		for _, c := range m.Commands() {
 			cmd.AddCommand(subCommand(app, c))
-		}
-		if m.RunAt >= len(m.Commands) {
-			cmd.AddCommand(runCommand(app, m))
 		}
 		out = append(out, cmd)
 	}

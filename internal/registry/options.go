@@ -54,3 +54,31 @@ type Spec struct {
 	// may add to run.
 	After func(ctx context.Context, conn *target.Connector, run *results.Run) error
 }
+
+// RunBase is what every family's run options share: the connection flags,
+// --json and the runner settings. A family embeds it, binds the Runner
+// fields under its own flag names (terminals or threads, duration or time)
+// and keeps Runner resolved, so Target, JSONPath and SetStep are common.
+type RunBase struct {
+	TF     target.Flags
+	JSON   string
+	Runner runner.Config
+}
+
+// Target implements RunOptions.
+func (b *RunBase) Target() *target.Flags { return &b.TF }
+
+// JSONPath implements RunOptions.
+func (b *RunBase) JSONPath() string { return b.JSON }
+
+// SetStep implements RunOptions: a sweep step's concurrency and timing,
+// no live lines.
+func (b *RunBase) SetStep(concurrency int, warmup, duration time.Duration) {
+	b.Runner.Terminals, b.Runner.Warmup, b.Runner.Duration, b.Runner.ReportInterval = concurrency, warmup, duration, 0
+}
+
+// RegisterCommon declares the connection flags (with defaultURL) and --json.
+func (b *RunBase) RegisterCommon(fs *pflag.FlagSet, defaultURL string) {
+	b.TF.Register(fs, defaultURL)
+	fs.StringVar(&b.JSON, "json", "", "write the full result (summary, series, histograms) to this JSON file")
+}

@@ -31,10 +31,10 @@ type Env struct {
 type Args int
 
 const (
+	// ArgsNone (the default) rejects any positional argument with a usage error.
+	ArgsNone Args = iota
 	// ArgsChecked leaves the positional arguments to the command's action.
-	ArgsChecked Args = iota
-	// ArgsNone rejects any positional argument with a usage error.
-	ArgsNone
+	ArgsChecked
 	// ArgsAtMostOne accepts zero or one.
 	ArgsAtMostOne
 )
@@ -63,24 +63,40 @@ type RunCommand struct {
 	New func() RunOptions
 }
 
+// Variants are the variants of a family that has them (sysbench tests,
+// YCSB workloads); a plan names one as "<family>/<variant>".
+type Variants struct {
+	Names []string
+	// Hint names them in messages ("test", "a-f").
+	Hint string
+	// Check reports why a variant is not accepted (nil: accepted); nil
+	// accepts Names only.
+	Check func(variant string) error
+}
+
 // Meta is one registered workload family.
 type Meta struct {
 	// Name is the command name and the saved workload name's first part.
 	Name        string
 	Short, Long string
-	// Commands run in this order in --help, with Run placed by RunAt.
-	Commands []Command
-	Run      RunCommand
-	// RunAt is Run's position among Commands.
-	RunAt int
-	// Variants lists the variants a plan may name as "<family>/<variant>"
-	// (nil: the family has none and plans say just Name).
-	Variants []string
-	// VariantHint names the variants in messages ("test", "a-f").
-	VariantHint string
-	// CheckVariant reports why variant is not accepted (nil: fine). Nil
-	// accepts the listed Variants only.
-	CheckVariant func(variant string) error
+	// The commands: benchpress <family> prepare|run|check|cleanup (the
+	// prepare command may be named otherwise, YCSB's is load).
+	Prepare Command
+	Run     RunCommand
+	Check   *Command // nil: the family has no check
+	Cleanup Command
+	// Variants is nil when the family has none (plans say just Name).
+	Variants *Variants
+}
+
+// Commands returns the subcommands other than run: prepare, check (if
+// any), cleanup.
+func (m *Meta) Commands() []Command {
+	out := []Command{m.Prepare}
+	if m.Check != nil {
+		out = append(out, *m.Check)
+	}
+	return append(out, m.Cleanup)
 }
 
 var families = map[string]*Meta{}
@@ -117,7 +133,7 @@ func Lookup(name string) (*Meta, string, error) {
 	case m.Variants == nil && hasVariant:
 		return nil, "", fmt.Errorf("unknown workload %q (%s has no variants; say %s)", name, m.Name, m.Name)
 	case m.Variants != nil && !hasVariant:
-		return nil, "", fmt.Errorf("workload %q needs a %s: %s/<%s>", name, m.VariantHint, m.Name, m.VariantHint)
+		return nil, "", fmt.Errorf("workload %q needs a %s: %s/<%s>", name, m.Variants.Hint, m.Name, m.Variants.Hint)
 	}
 	if hasVariant {
 		if err := m.checkVariant(variant); err != nil {
@@ -128,15 +144,15 @@ func Lookup(name string) (*Meta, string, error) {
 }
 
 func (m *Meta) checkVariant(v string) error {
-	if m.CheckVariant != nil {
-		return m.CheckVariant(v)
+	if m.Variants.Check != nil {
+		return m.Variants.Check(v)
 	}
-	for _, k := range m.Variants {
+	for _, k := range m.Variants.Names {
 		if k == v {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown %s %s %q (known: %s)", m.Name, m.VariantHint, v, strings.Join(m.Variants, ", "))
+	return fmt.Errorf("unknown %s %s %q (known: %s)", m.Name, m.Variants.Hint, v, strings.Join(m.Variants.Names, ", "))
 }
 
 // wantList renders "tpcc, sysbench/<test> or ycsb/<a-f>" from the registry.
@@ -146,7 +162,7 @@ func wantList() string {
 		if m.Variants == nil {
 			parts = append(parts, m.Name)
 		} else {
-			parts = append(parts, m.Name+"/<"+m.VariantHint+">")
+			parts = append(parts, m.Name+"/<"+m.Variants.Hint+">")
 		}
 	}
 	if len(parts) < 2 {

@@ -23,13 +23,15 @@ type common struct {
 	opts Options
 }
 
-// register declares the options with sysbench's names; --table_size and
-// --table-size both work.
-func (c *common) register(fs *pflag.FlagSet) {
+// register declares the target and workload options.
+func (c *common) register(fs *pflag.FlagSet) { registerOptions(fs, &c.tf, &c.opts) }
+
+// registerOptions declares the target and the workload options with
+// sysbench's names; --table_size and --table-size both work.
+func registerOptions(fs *pflag.FlagSet, tf *target.Flags, o *Options) {
 	fs.SetNormalizeFunc(registry.UnderscoreToDash)
-	c.tf.Register(fs, DefaultTarget)
-	c.opts = DefaultOptions()
-	o := &c.opts
+	tf.Register(fs, DefaultTarget)
+	*o = DefaultOptions()
 	fs.IntVar(&o.Tables, "tables", o.Tables, "number of tables sbtest1..sbtestN")
 	fs.IntVar(&o.TableSize, "table-size", o.TableSize, "rows per table")
 	fs.IntVar(&o.RangeSize, "range-size", o.RangeSize, "width of the BETWEEN ranges")
@@ -58,8 +60,8 @@ func (c *common) register(fs *pflag.FlagSet) {
 }
 
 // workloadFor validates test and the options.
-func (c *common) workloadFor(test string) (*Workload, error) {
-	w, err := New(test, c.opts)
+func workloadFor(test string, o Options) (*Workload, error) {
+	w, err := New(test, o)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
 	}

@@ -19,24 +19,15 @@ import (
 // DefaultTarget is the embedded default used when --target is not given.
 const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
 
-var runFlagNames = registry.RunFlagNames{Conc: "--terminals", Duration: "--duration", Warmup: "--warmup"}
-
 // RunOptions are the options of `tpcc run` (also quickstart's and every
 // sweep case's): declared once in Flags, checked by Resolve.
 type RunOptions struct {
-	tf             target.Flags
-	names          string
-	warehouses     int
-	terminals      int
-	mix            string
-	wait           bool
-	warmup         time.Duration
-	duration       time.Duration
-	reportInterval time.Duration
-	maxRetries     int
-	seed           uint64
-	jsonPath       string
-	check          bool
+	registry.RunBase
+	names      string
+	warehouses int
+	mix        string
+	seed       uint64
+	check      bool
 
 	// Resolved by Resolve.
 	scheme Names
@@ -66,25 +57,24 @@ func resolveNames(s string) (Names, error) {
 
 // Flags implements registry.RunOptions.
 func (o *RunOptions) Flags(fs *pflag.FlagSet) {
-	o.tf.Register(fs, DefaultTarget)
+	o.RegisterCommon(fs, DefaultTarget)
 	registerNames(fs, &o.names)
+	r := &o.Runner
 	fs.IntVarP(&o.warehouses, "warehouses", "w", 0, "warehouses to use (default: all loaded; must not exceed the loaded count)")
-	fs.IntVarP(&o.terminals, "terminals", "t", 10, "concurrent terminals (connections); any number >= 1, spread evenly over warehouses")
+	fs.IntVarP(&r.Terminals, "terminals", "t", 10, "concurrent terminals (connections); any number >= 1, spread evenly over warehouses")
 	fs.StringVar(&o.mix, "mix", "45,43,4,4,4", "deck weights new_order,payment,order_status,delivery,stock_level (or name=weight,...)")
-	fs.BoolVar(&o.wait, "wait", false, "apply keying and think times (clause 5.2.5); off by default like most tools")
-	fs.DurationVar(&o.warmup, "warmup", 10*time.Second, "warm-up excluded from the results")
-	fs.DurationVar(&o.duration, "duration", time.Minute, "measurement window")
-	fs.DurationVar(&o.reportInterval, "report-interval", 10*time.Second, "live line period (0 = off)")
-	fs.IntVar(&o.maxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
+	fs.BoolVar(&r.Wait, "wait", false, "apply keying and think times (clause 5.2.5); off by default like most tools")
+	fs.DurationVar(&r.Warmup, "warmup", 10*time.Second, "warm-up excluded from the results")
+	fs.DurationVar(&r.Duration, "duration", time.Minute, "measurement window")
+	fs.DurationVar(&r.ReportInterval, "report-interval", 10*time.Second, "live line period (0 = off)")
+	fs.IntVar(&r.MaxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
-	fs.StringVar(&o.jsonPath, "json", "", "write the full result (summary, series, histograms) to this JSON file")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
 }
 
 // Resolve implements registry.RunOptions: every flag problem at once.
-func (o *RunOptions) Resolve(_ string, _ *pflag.FlagSet) []error {
-	errs := registry.RunnerProblems(runner.Config{Terminals: o.terminals, Warmup: o.warmup, Duration: o.duration,
-		ReportInterval: o.reportInterval, MaxRetries: o.maxRetries}, runFlagNames, true)
+func (o *RunOptions) Resolve(_ string, fs *pflag.FlagSet) []error {
+	errs := registry.RunnerProblems(o.Runner, fs, true)
 	if o.warehouses < 0 {
 		errs = append(errs, usage.Errorf("--warehouses must be >= 1 (got %d)", o.warehouses))
 	}
@@ -102,19 +92,8 @@ func (o *RunOptions) Resolve(_ string, _ *pflag.FlagSet) []error {
 	return errs
 }
 
-// Target implements registry.RunOptions.
-func (o *RunOptions) Target() *target.Flags { return &o.tf }
-
-// SetStep implements registry.RunOptions.
-func (o *RunOptions) SetStep(concurrency int, warmup, duration time.Duration) {
-	o.terminals, o.warmup, o.duration, o.reportInterval = concurrency, warmup, duration, 0
-}
-
 // Clone implements registry.RunOptions.
 func (o *RunOptions) Clone() registry.RunOptions { c := *o; return &c }
-
-// JSONPath implements registry.RunOptions.
-func (o *RunOptions) JSONPath() string { return o.jsonPath }
 
 // Build implements registry.RunOptions: it reads the data set's metadata,
 // checks the warehouse count and scheme, and returns the run.
@@ -140,7 +119,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.wait, Names: names, Seed: seed}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed}
 	wl, err := New(cfg, meta)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
@@ -152,15 +131,12 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	}
 	spec := &registry.Spec{
 		Name: "tpcc", Workload: wl, Unit: "transaction", Print: console.Summary, Live: liveLine,
-		Runner: runner.Config{
-			Terminals: o.terminals, Warmup: o.warmup, Duration: o.duration, Wait: o.wait,
-			MaxRetries: o.maxRetries, ReportInterval: o.reportInterval,
-		},
+		Runner: o.Runner,
 		Config: map[string]any{
-			"warehouses": w, "terminals": o.terminals, "mix": mixString(o.deck), "wait": o.wait,
-			"warmup": o.warmup.String(), "duration": o.duration.String(), "names": names.Scheme,
-			"isolation": registry.IsoOrDefault(o.tf.Isolation), "statement_mode": o.tf.StatementMode,
-			"max_retries": o.maxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
+			"warehouses": w, "terminals": o.Runner.Terminals, "mix": mixString(o.deck), "wait": o.Runner.Wait,
+			"warmup": o.Runner.Warmup.String(), "duration": o.Runner.Duration.String(), "names": names.Scheme,
+			"isolation": registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
+			"max_retries": o.Runner.MaxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
 		},
 	}
 	if o.check {

@@ -16,14 +16,24 @@ const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
 
 // common are the flags every ycsb subcommand has.
 type common struct {
-	tf       target.Flags
+	tf target.Flags
+	propFlags
+}
+
+func (c *common) register(fs *pflag.FlagSet) {
+	c.tf.Register(fs, DefaultTarget)
+	c.propFlags.register(fs)
+}
+
+// propFlags are the flags that make the properties: --records, -p and
+// --properties.
+type propFlags struct {
 	records  int64
 	props    []string
 	propFile string
 }
 
-func (c *common) register(fs *pflag.FlagSet) {
-	c.tf.Register(fs, DefaultTarget)
+func (c *propFlags) register(fs *pflag.FlagSet) {
 	fs.Int64Var(&c.records, "records", 0, "recordcount: records loaded / key space of the run (default: the workload's, 1000)")
 	fs.StringArrayVarP(&c.props, "p", "p", nil, "set a core property, name=value (repeatable), e.g. -p requestdistribution=uniform")
 	fs.StringVar(&c.propFile, "properties", "", "Java properties file (YCSB workload file); applied before -p")
@@ -32,7 +42,7 @@ func (c *common) register(fs *pflag.FlagSet) {
 // resolve builds the properties of workload name: built-in (or empty for
 // custom), then --properties, then -p, then --records. explicit reports the
 // property names given by the user (file or -p).
-func (c *common) resolve(name string) (Props, map[string]bool, error) {
+func (c *propFlags) resolve(name string) (Props, map[string]bool, error) {
 	var errs []error
 	explicit := map[string]bool{}
 	var p Props

@@ -9,47 +9,22 @@ import (
 	"github.com/spf13/pflag"
 
 	"benchpress/internal/registry"
-	"benchpress/internal/runner"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
 )
-
-var runFlagNames = registry.RunFlagNames{Conc: "--threads", Duration: "--time", Warmup: "--warmup"}
-
-var runCommand = registry.RunCommand{
-	Use:   "run WORKLOAD",
-	Short: "Run a YCSB workload (a-f or custom) and print per-operation latency like go-ycsb",
-	Long: `Runs the transaction phase of WORKLOAD against a loaded usertable (exit code 6
-if the table is missing, 7 if its first or last record is). The run stops after
---operations operations or --time seconds, whichever comes first; with --time
-alone the workload's default operationcount is ignored. --rate throttles to a
-total ops/s in open loop, measuring latency from each operation's intended start.`,
-	Example: `  benchpress ycsb run a --target mysql://bench@127.0.0.1:3306/ycsb --records 1000000 --threads 32 --time 60
-  benchpress ycsb run b --target postgres://bench@db:5432/ycsb --operations 1000000 --threads 16 --rate 20000 --json b.json
-  benchpress ycsb run custom --properties myworkload --threads 8 -p readproportion=0.9 -p updateproportion=0.1`,
-	Variant: workloadArg,
-	New:     NewRunOptions,
-}
 
 // RunOptions are the options of `ycsb run` (and of YCSB sweep cases). The
 // client settings follow the YCSB client: threadcount, target and
 // maxexecutiontime properties apply unless --threads, --rate or --time
 // are given; --time without an explicit operationcount runs by time.
 type RunOptions struct {
-	common
-	threads        int
-	operations     int64
-	duration       time.Duration
-	warmup         time.Duration
-	rate           float64
-	reportInterval time.Duration
-	maxRetries     int
-	jsonPath       string
+	registry.RunBase // Runner holds the flags until Resolve, then the resolved limits
+	props            propFlags
+	operations       int64
 
 	// Resolved by Resolve.
-	name  string
-	props Props
-	rc    runner.Config
+	name     string
+	resolved Props
 }
 
 // NewRunOptions returns the defaults.
@@ -61,29 +36,29 @@ func NewRunOptions() registry.RunOptions {
 
 // Flags implements registry.RunOptions.
 func (o *RunOptions) Flags(fs *pflag.FlagSet) {
-	o.common.register(fs)
-	o.reportInterval = 10 * time.Second
-	fs.IntVar(&o.threads, "threads", 1, "client threads (connections); default 1 or the threadcount property")
+	o.RegisterCommon(fs, DefaultTarget)
+	o.props.register(fs)
+	r := &o.Runner
+	r.ReportInterval = 10 * time.Second
+	fs.IntVar(&r.Terminals, "threads", 1, "client threads (connections); default 1 or the threadcount property")
 	fs.Int64Var(&o.operations, "operations", 0, "operationcount: stop after this many operations (default: the workload's, 1000,\nunless --time is given; whichever of --operations and --time ends first stops the run)")
-	fs.Var(registry.Seconds{D: &o.duration}, "time", "stop after this many seconds (maxexecutiontime; or a duration such as 5m)")
-	fs.Var(registry.Seconds{D: &o.duration}, "duration", "alias of --time (Go duration), as sweep plans set it")
-	fs.Var(registry.Seconds{D: &o.warmup}, "warmup", "warm-up excluded from the statistics (YCSB has none; default 0)")
-	fs.Float64Var(&o.rate, "rate", 0, "target total ops/s, open loop, latency from the intended start (the target property; 0 = unthrottled)")
-	fs.Var(registry.Seconds{D: &o.reportInterval}, "report-interval", "seconds between live lines (0 = off)")
-	fs.IntVar(&o.maxRetries, "max-retries", 0, "re-run an operation after a deadlock/serialization error (YCSB does not retry)")
-	fs.StringVar(&o.jsonPath, "json", "", "write the full result (summary, series, histograms) to this JSON file")
+	fs.Var(registry.Seconds{D: &r.Duration}, "time", "stop after this many seconds (maxexecutiontime; or a duration such as 5m)")
+	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "alias of --time (Go duration), as sweep plans set it")
+	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "warm-up excluded from the statistics (YCSB has none; default 0)")
+	fs.Float64Var(&r.Rate, "rate", 0, "target total ops/s, open loop, latency from the intended start (the target property; 0 = unthrottled)")
+	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds between live lines (0 = off)")
+	fs.IntVar(&r.MaxRetries, "max-retries", 0, "re-run an operation after a deadlock/serialization error (YCSB does not retry)")
 }
 
 // Resolve implements registry.RunOptions: it resolves the properties and
 // the run limits, returning every problem.
 func (o *RunOptions) Resolve(name string, fs *pflag.FlagSet) []error {
 	var errs []error
-	p, explicit, err := o.resolve(name)
+	p, explicit, err := o.props.resolve(name)
 	if err != nil {
 		errs = append(errs, err)
 	}
-	cfg := runner.Config{Terminals: o.threads, Warmup: o.warmup, Duration: o.duration, Rate: o.rate,
-		MaxRetries: o.maxRetries, ReportInterval: o.reportInterval}
+	cfg := o.Runner
 	num := func(k string) (float64, bool) {
 		v, ok := p[k]
 		if !ok {
@@ -119,7 +94,7 @@ func (o *RunOptions) Resolve(name string, fs *pflag.FlagSet) []error {
 	if o.operations < 0 {
 		errs = append(errs, usage.Errorf("--operations must not be negative (got %d)", o.operations))
 	}
-	errs = append(errs, registry.RunnerProblems(cfg, runFlagNames, false)...)
+	errs = append(errs, registry.RunnerProblems(cfg, fs, false)...)
 	if cfg.MaxOps == 0 && cfg.Duration == 0 {
 		errs = append(errs, usage.Errorf("set --operations or --time (both are 0: the run would never end)"))
 	}
@@ -128,31 +103,20 @@ func (o *RunOptions) Resolve(name string, fs *pflag.FlagSet) []error {
 			errs = append(errs, &usage.Error{Err: cerr})
 		}
 	}
-	o.name, o.props, o.rc = name, p, cfg
+	o.name, o.resolved, o.Runner = name, p, cfg
 	return errs
-}
-
-// Target implements registry.RunOptions.
-func (o *RunOptions) Target() *target.Flags { return &o.tf }
-
-// SetStep implements registry.RunOptions.
-func (o *RunOptions) SetStep(concurrency int, warmup, duration time.Duration) {
-	o.rc.Terminals, o.rc.Warmup, o.rc.Duration, o.rc.ReportInterval = concurrency, warmup, duration, 0
 }
 
 // Clone implements registry.RunOptions.
 func (o *RunOptions) Clone() registry.RunOptions {
 	c := *o
-	c.props = o.props.Clone()
+	c.resolved = o.resolved.Clone()
 	return &c
 }
 
-// JSONPath implements registry.RunOptions.
-func (o *RunOptions) JSONPath() string { return o.jsonPath }
-
 // Build implements registry.RunOptions: it checks the table and returns the run.
 func (o *RunOptions) Build(ctx context.Context, _ *registry.Env, conn *target.Connector, _ bool) (*registry.Spec, error) {
-	p, rc := o.props, o.rc
+	p, rc := o.resolved, o.Runner
 	w, err := New(p)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
@@ -179,7 +143,7 @@ func (o *RunOptions) Build(ctx context.Context, _ *registry.Env, conn *target.Co
 		Config: map[string]any{
 			"workload": o.name, "threads": rc.Terminals, "operationcount": rc.MaxOps, "time": rc.Duration.String(),
 			"warmup": rc.Warmup.String(), "rate": rc.Rate, "max_retries": rc.MaxRetries, "properties": props,
-			"isolation": registry.IsoOrDefault(o.tf.Isolation), "statement_mode": o.tf.StatementMode,
+			"isolation": registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
 		},
 		Live:  liveLine,
 		Print: printReport,

@@ -40,7 +40,7 @@ func TestRunLimits(t *testing.T) {
 			if errs := o.Resolve("a", fs); len(errs) > 0 {
 				t.Fatal(errs)
 			}
-			if rc := o.rc; rc.Terminals != c.threads || rc.MaxOps != c.maxOps || rc.Duration != c.dur {
+			if rc := o.Runner; rc.Terminals != c.threads || rc.MaxOps != c.maxOps || rc.Duration != c.dur {
 				t.Fatalf("threads %d maxOps %d duration %s", rc.Terminals, rc.MaxOps, rc.Duration)
 			}
 		})

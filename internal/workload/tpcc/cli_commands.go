@@ -55,7 +55,6 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
   benchpress tpcc prepare --target mysql://bench@proxy:3307/tpcc --names bmsql --warehouses 1000
   benchpress tpcc prepare --target mysql://bench@db/tpcc --resume               # continue after Ctrl-C
   benchpress tpcc prepare --target mysql://bench@db/tpcc --warehouse-range 101-200  # add warehouses`,
-	Args: registry.ArgsNone,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		o := &prepareOptions{}
 		o.tf.Register(fs, DefaultTarget)
@@ -77,11 +76,10 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
 
 func (o *prepareOptions) run(ctx context.Context, env *registry.Env, fs *pflag.FlagSet) error {
 	var errs []error
-	if o.warehouses < 1 {
-		errs = append(errs, usage.Errorf("--warehouses must be >= 1 (got %d)", o.warehouses))
-	}
-	if o.threads < 1 {
-		errs = append(errs, usage.Errorf("--threads must be >= 1 (got %d)", o.threads))
+	for _, err := range []error{registry.AtLeastOne("--warehouses", o.warehouses), registry.AtLeastOne("--threads", o.threads)} {
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
 	lm, err := load.ParseMethod(o.method)
 	if err != nil {
@@ -189,4 +187,67 @@ func (o *prepareOptions) exportCSV(ctx context.Context, env *registry.Env, cfg E
 		console.FI(st.Rows), float64(st.Bytes)/1e6, st.Total.Round(100*time.Millisecond),
 		console.F1(float64(st.Rows)/max(st.Total.Seconds(), 1e-9)))
 	return nil
+}
+
+// namesFlag is --names of check and cleanup, checked before connecting.
+type namesFlag struct {
+	raw   string
+	names Names
+}
+
+func (n *namesFlag) register(fs *pflag.FlagSet) { registerNames(fs, &n.raw) }
+
+func (n *namesFlag) check([]string) (err error) {
+	n.names, err = resolveNames(n.raw)
+	return err
+}
+
+var checkCommand = registry.Command{
+	Use:   "check",
+	Short: "Verify the TPC-C consistency conditions (clause 3.3.2)",
+	Long: `Runs the consistency conditions of clause 3.3.2 as set-based queries.
+By default the cheap ones (1, 2, 3, 4, 5, 7, 8, 9); --all adds 6, 10 and 12.
+Condition 11 holds only before the first Delivery and is checked only then.
+Exit code 8 if any condition is violated.`,
+	Example: `  benchpress tpcc check --target mysql://bench@127.0.0.1:3306/tpcc
+  benchpress tpcc check --target postgres://bench@db:5432/tpcc --all`,
+	Bind: func(fs *pflag.FlagSet) registry.Action {
+		var tf target.Flags
+		var n namesFlag
+		var all bool
+		tf.Register(fs, DefaultTarget)
+		n.register(fs)
+		fs.BoolVar(&all, "all", false, "also run the expensive conditions 6, 10 and 12")
+		return registry.AdminAction(&tf, n.check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
+			if _, err := ReadMeta(ctx, admin, n.names); err != nil {
+				return err
+			}
+			start := time.Now()
+			checks, err := Check(ctx, admin, n.names, all)
+			console.Checks(env.Out, checks)
+			if err == nil {
+				fmt.Fprintf(env.Out, "consistency check passed (%d conditions, %.1fs)\n", len(checks), time.Since(start).Seconds())
+			}
+			return err
+		})
+	},
+}
+
+var cleanupCommand = registry.Command{
+	Use:     "cleanup",
+	Short:   "Drop the TPC-C tables",
+	Example: `  benchpress tpcc cleanup --target mysql://bench@127.0.0.1:3306/tpcc`,
+	Bind: func(fs *pflag.FlagSet) registry.Action {
+		var tf target.Flags
+		var n namesFlag
+		tf.Register(fs, DefaultTarget)
+		n.register(fs)
+		return registry.AdminAction(&tf, n.check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
+			if err := Cleanup(ctx, admin, n.names); err != nil {
+				return err
+			}
+			fmt.Fprintln(env.Out, "TPC-C tables dropped")
+			return nil
+		})
+	},
 }

@@ -3,7 +3,6 @@ package sysbench
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -11,36 +10,10 @@ import (
 	"benchpress/internal/console"
 	"benchpress/internal/registry"
 	"benchpress/internal/target"
-	"benchpress/internal/usage"
 )
 
-func init() {
-	registry.Register(&registry.Meta{
-		Name:  "sysbench",
-		Short: "sysbench OLTP tests (oltp_read_write, oltp_point_select, ...): prepare, run, cleanup",
-		Long: `The sysbench 1.0 OLTP Lua tests (oltp_common.lua and friends) with sysbench's
-option names and defaults: sbtest1..sbtestN tables, the same statements per event,
-the same read/write/other query classification and the same final report.
-
-Tests: ` + strings.Join(Tests(), ", ") + `
-
-Option names follow sysbench; both --table-size and --table_size are accepted,
-and booleans take on/off as well as true/false.
-
-The id distribution defaults to --rand-type=special, the default of sysbench
-1.0.20 (the last release, the one Linux distributions ship and most published
-figures come from): 75 % of ids fall in the middle 1 % of each table. Use
---rand-type=uniform to compare with sysbench built from master.`,
-		Commands:     []registry.Command{prepareCommand, cleanupCommand},
-		RunAt:        1,
-		Run:          runCommand,
-		Variants:     Tests(),
-		VariantHint:  "test",
-		CheckVariant: checkTest,
-	})
-}
-
 var prepareCommand = registry.Command{
+	Args:  registry.ArgsChecked,
 	Use:   "prepare [TEST]",
 	Short: "Create sbtest1..sbtestN and load --table-size rows each",
 	Long: `Creates the tables like sysbench's prepare: loader thread t creates tables t+1,
@@ -65,23 +38,22 @@ func (c *common) prepare(ctx context.Context, env *registry.Env, args []string, 
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if threads < 1 {
-		errs = append(errs, usage.Errorf("--threads must be >= 1 (got %d)", threads))
+	if err := registry.AtLeastOne("--threads", threads); err != nil {
+		errs = append(errs, err)
 	}
 	var w *Workload
 	if err == nil {
-		if w, err = c.workloadFor(test); err != nil {
+		if w, err = workloadFor(test, c.opts); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if err := usage.Join(errs); err != nil {
-		return err
-	}
-	conn, err := c.tf.Connect(env.Target)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	return registry.Connected(env, &c.tf, errs, func(conn *target.Connector) error {
+		return prepareTables(ctx, env, conn, w, threads)
+	})
+}
+
+// prepareTables loads w's tables through conn with progress lines.
+func prepareTables(ctx context.Context, env *registry.Env, conn *target.Connector, w *Workload, threads int) error {
 	o := w.Options()
 	fmt.Fprintf(env.Err, "preparing sysbench: %d table(s) x %s rows on %s with %d thread(s)\n",
 		o.Tables, console.FI(int64(o.TableSize)), conn.Target().Redacted(), threads)
@@ -97,27 +69,25 @@ func (c *common) prepare(ctx context.Context, env *registry.Env, args []string, 
 }
 
 var cleanupCommand = registry.Command{
+	Args:    registry.ArgsChecked,
 	Use:     "cleanup [TEST]",
 	Short:   "Drop sbtest1..sbtestN",
 	Example: `  benchpress sysbench cleanup --target mysql://bench@127.0.0.1:3306/sb --tables 4`,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		var c common
 		c.register(fs)
-		return func(ctx context.Context, env *registry.Env, args []string) error {
+		check := func(args []string) error {
 			if _, err := testArg(args, false); err != nil {
 				return err
 			}
-			if c.opts.Tables < 1 {
-				return usage.Errorf("--tables must be >= 1 (got %d)", c.opts.Tables)
-			}
-			err := registry.WithAdmin(ctx, env, &c.tf, func(_ *target.Connector, admin target.Conn) error {
-				return Cleanup(ctx, admin, c.opts)
-			})
-			if err != nil {
+			return registry.AtLeastOne("--tables", c.opts.Tables)
+		}
+		return registry.AdminAction(&c.tf, check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
+			if err := Cleanup(ctx, admin, c.opts); err != nil {
 				return err
 			}
 			fmt.Fprintf(env.Out, "dropped sbtest1..sbtest%d\n", c.opts.Tables)
 			return nil
-		}
+		})
 	},
 }

@@ -14,34 +14,8 @@ import (
 	"benchpress/internal/usage"
 )
 
-func init() {
-	registry.Register(&registry.Meta{
-		Name:  "ycsb",
-		Short: "YCSB core workloads A-F (or custom properties): load, run, cleanup",
-		Long: `YCSB's CoreWorkload over SQL, as the JDBC binding runs it: table usertable
-(YCSB_KEY + FIELD0..FIELD9), keys "user" + FNV-64 hash of the key number like Java
-YCSB (insertorder=hashed), and the workload files A-F of brianfrankcooper/YCSB:
-
-  a  50 % read, 50 % update, zipfian        d  95 % read, 5 % insert, latest
-  b  95 % read,  5 % update, zipfian        e  95 % scan, 5 % insert, zipfian, maxscanlength 100
-  c  100 % read, zipfian                    f  50 % read, 50 % read-modify-write, zipfian
-
-"custom" starts from CoreWorkload's defaults and takes everything from
---properties FILE. Any core property can be overridden with -p name=value; the
-properties file is applied first, then -p, then --records / --operations.
-
-go-ycsb's own workload files differ (uniform requests for A, B, C, E, F and
-maxscanlength=1 for E): add -p requestdistribution=uniform to reproduce them.`,
-		Commands:     []registry.Command{loadCommand, cleanupCommand},
-		RunAt:        1,
-		Run:          runCommand,
-		Variants:     append(Workloads(), "custom"),
-		VariantHint:  "a-f",
-		CheckVariant: checkVariant,
-	})
-}
-
 var loadCommand = registry.Command{
+	Args:  registry.ArgsChecked,
 	Use:   "load WORKLOAD",
 	Short: "Create usertable and insert recordcount records (YCSB load phase)",
 	Long: `The YCSB load phase: creates usertable if it does not exist and inserts the
@@ -76,8 +50,8 @@ func (c *common) load(ctx context.Context, env *registry.Env, args []string, fs 
 	if !fs.Changed("threads") && explicit["threadcount"] {
 		threads, _ = strconv.Atoi(p["threadcount"])
 	}
-	if threads < 1 {
-		errs = append(errs, usage.Errorf("--threads must be >= 1 (got %d)", threads))
+	if err := registry.AtLeastOne("--threads", threads); err != nil {
+		errs = append(errs, err)
 	}
 	var cfg Config
 	if err == nil {
@@ -85,14 +59,14 @@ func (c *common) load(ctx context.Context, env *registry.Env, args []string, fs 
 			errs = append(errs, &usage.Error{Err: err})
 		}
 	}
-	if err := usage.Join(errs); err != nil {
-		return err
-	}
-	conn, err := c.tf.Connect(env.Target)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	return registry.Connected(env, &c.tf, errs, func(conn *target.Connector) error {
+		return loadRecords(ctx, env, conn, name, p, cfg, threads, drop)
+	})
+}
+
+// loadRecords runs the load phase through conn with progress lines and
+// YCSB's summary lines.
+func loadRecords(ctx context.Context, env *registry.Env, conn *target.Connector, name string, p Props, cfg Config, threads int, drop bool) error {
 	if drop {
 		admin, err := conn.Connect(ctx)
 		if err != nil {
@@ -127,20 +101,18 @@ var cleanupCommand = registry.Command{
 	Args:    registry.ArgsAtMostOne,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		var c common
+		var p Props
 		c.register(fs)
-		return func(ctx context.Context, env *registry.Env, args []string) error {
+		check := func(args []string) (err error) {
 			name := "a"
 			if len(args) == 1 {
 				name = args[0]
 			}
-			p, _, err := c.resolve(name)
-			if err != nil {
-				return err
-			}
-			err = registry.WithAdmin(ctx, env, &c.tf, func(_ *target.Connector, admin target.Conn) error {
-				return Cleanup(ctx, admin, p)
-			})
-			if err != nil {
+			p, _, err = c.resolve(name)
+			return err
+		}
+		return registry.AdminAction(&c.tf, check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
+			if err := Cleanup(ctx, admin, p); err != nil {
 				return err
 			}
 			table := p["table"]
@@ -149,6 +121,6 @@ var cleanupCommand = registry.Command{
 			}
 			fmt.Fprintf(env.Out, "dropped %s\n", table)
 			return nil
-		}
+		})
 	},
 }
