@@ -58,8 +58,10 @@ func printReport(w io.Writer, run *results.Run, pcts []float64) {
 		return float64(n) / secs
 	}
 	q, _ := run.Extra["queries"].(map[string]int64)
-	sb, _ := run.Extra["sysbench"].(map[string]any)
-	ignored, _ := sb["ignored_errors"].(int64)
+	var ignored int64
+	if sb, ok := run.Extra["sysbench"].(*Summary); ok {
+		ignored = sb.IgnoredErrors
+	}
 	console.Title(w, run)
 	fmt.Fprintf(w, "threads: %v, rand-type: %v, measured %.1f s after %.0f s warm-up%s\n\n",
 		run.Config["threads"], run.Config["rand_type"], secs, run.WarmupS, console.Status(run))

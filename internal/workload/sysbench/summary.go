@@ -5,10 +5,24 @@ import (
 	"benchpress/internal/results"
 )
 
+// Summary is Run.Extra["sysbench"]: sysbench's final-report figures. The
+// fields are in the order of their JSON names (the document is the same as
+// when it was a map).
+type Summary struct {
+	Events          int64              `json:"events"`
+	EventsPerSec    float64            `json:"events_per_sec"`
+	IgnoredErrors   int64              `json:"ignored_errors"`
+	LatencyMS       map[string]float64 `json:"latency_ms"` // min, avg, max, p95, sum
+	QueriesPerEvent int                `json:"queries_per_event"`
+	QueriesPerSec   float64            `json:"queries_per_sec"`
+	RandType        string             `json:"rand_type"`
+	Reconnects      int64              `json:"reconnects"`
+	Test            string             `json:"test"`
+}
+
 // Summarize fills Summary.QPS and Run.Extra with sysbench's final-report
 // figures (reference §2.8): "queries" {read, write, other, total} and
-// "sysbench" {events, events_per_sec, queries_per_sec, ignored_errors,
-// reconnects, latency_ms {min, avg, max, p95, sum}}. The runner's retries of
+// "sysbench" (*Summary). The runner's retries of
 // deadlocks and lock-wait timeouts count as ignored errors, as in sysbench.
 func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if cum == nil || len(cum.Extra) < numExtras {
@@ -42,16 +56,10 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 		lat["p95"] = float64(h.ValueAtQuantile(95)) / 1000
 		lat["sum"] = h.Mean() * float64(h.TotalCount()) / 1000
 	}
-	r.Extra["sysbench"] = map[string]any{
-		"test":              w.test,
-		"rand_type":         w.opts.RandType,
-		"events":            events,
-		"events_per_sec":    per(events),
-		"queries_per_sec":   per(total),
-		"ignored_errors":    retries + cum.Extra[exIgnored],
-		"reconnects":        r.Reconnects,
-		"latency_ms":        lat,
-		"queries_per_event": w.perEvent,
+	r.Extra["sysbench"] = &Summary{
+		Test: w.test, RandType: w.opts.RandType, Events: events, EventsPerSec: per(events),
+		QueriesPerSec: per(total), IgnoredErrors: retries + cum.Extra[exIgnored], Reconnects: r.Reconnects,
+		LatencyMS: lat, QueriesPerEvent: w.perEvent,
 	}
 }
 

@@ -27,11 +27,11 @@ func TestSummarize(t *testing.T) {
 	if q["read"] != 1400 || q["write"] != 400 || q["other"] != 200 || q["total"] != 2000 {
 		t.Errorf("queries = %v", q)
 	}
-	sb := r.Extra["sysbench"].(map[string]any)
-	if sb["events"].(int64) != 100 || sb["ignored_errors"].(int64) != 5 || sb["events_per_sec"].(float64) != 10 {
-		t.Errorf("sysbench = %v", sb)
+	sb := r.Extra["sysbench"].(*Summary)
+	if sb.Events != 100 || sb.IgnoredErrors != 5 || sb.EventsPerSec != 10 {
+		t.Errorf("sysbench = %+v", sb)
 	}
-	if p95 := sb["latency_ms"].(map[string]float64)["p95"]; p95 < 94 || p95 > 96 {
+	if p95 := sb.LatencyMS["p95"]; p95 < 94 || p95 > 96 {
 		t.Errorf("p95 = %v", p95)
 	}
 	if n := w.Statements(cum); n != 2000 {

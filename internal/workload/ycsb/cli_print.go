@@ -104,9 +104,11 @@ func printReport(w io.Writer, run *results.Run) {
 	if errAll != nil {
 		line("TOTAL-FAILED", errAll)
 	}
-	yc, _ := run.Extra["ycsb"].(map[string]any)
-	ops, _ := yc["operations"].(int64)
-	tput, _ := yc["throughput_ops_sec"].(float64)
+	yc, _ := run.Extra["ycsb"].(*Summary)
+	if yc == nil {
+		yc = &Summary{}
+	}
+	ops, tput := yc.Operations, yc.ThroughputOpsSec
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "[OVERALL], RunTime(ms), %.0f\n", math.Round(secs*1000))
 	fmt.Fprintf(w, "[OVERALL], Throughput(ops/sec), %.1f\n", tput)
@@ -119,10 +121,8 @@ func printReport(w io.Writer, run *results.Run) {
 			}
 		}
 	}
-	if yc != nil {
-		if n, _ := yc["scan_records"].(int64); n > 0 {
-			fmt.Fprintf(w, "[SCAN], Records, %d\n", n)
-		}
+	if yc.ScanRecords > 0 {
+		fmt.Fprintf(w, "[SCAN], Records, %d\n", yc.ScanRecords)
 	}
 	if run.Summary.Errors > 0 {
 		fmt.Fprintf(w, "errors: %d%s\n", run.Summary.Errors, console.ErrClasses(run.ErrorsByClass))

@@ -5,11 +5,22 @@ import (
 	"benchpress/internal/results"
 )
 
+// Summary is Run.Extra["ycsb"]: YCSB's [OVERALL] figures and the request
+// shape. The fields are in the order of their JSON names (the document is
+// the same as when it was a map).
+type Summary struct {
+	InsertOrder         string  `json:"insertorder"`
+	Operations          int64   `json:"operations"`
+	RequestDistribution string  `json:"requestdistribution"`
+	RuntimeMS           float64 `json:"runtime_ms"`
+	ScanRecords         int64   `json:"scan_records"`
+	ThroughputOpsSec    float64 `json:"throughput_ops_sec"`
+}
+
 // Summarize adds YCSB's report figures (§3.7) to r.Extra:
 // "return_codes" {READ: {OK: n, NOT_FOUND: n, ERROR: n}, ...} (inner reads
 // and updates of READ-MODIFY-WRITE counted under READ and UPDATE, as the
-// Java client's DB wrapper does) and "ycsb" {runtime_ms, operations,
-// throughput_ops_sec, scan_records}. Operations counts every attempt,
+// Java client's DB wrapper does) and "ycsb" (*Summary). Operations counts every attempt,
 // failed ones included, as YCSB's Throughput(ops/sec) does.
 func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if cum == nil || len(cum.Extra) < numExtras {
@@ -40,13 +51,10 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 		r.Extra = map[string]any{}
 	}
 	r.Extra["return_codes"] = codes
-	r.Extra["ycsb"] = map[string]any{
-		"runtime_ms":          secs * 1000,
-		"operations":          ops,
-		"throughput_ops_sec":  tput,
-		"scan_records":        cum.Extra[exScanRecords],
-		"requestdistribution": w.cfg.RequestDistribution,
-		"insertorder":         map[bool]string{true: "ordered", false: "hashed"}[w.cfg.Ordered],
+	r.Extra["ycsb"] = &Summary{
+		RuntimeMS: secs * 1000, Operations: ops, ThroughputOpsSec: tput, ScanRecords: cum.Extra[exScanRecords],
+		RequestDistribution: w.cfg.RequestDistribution,
+		InsertOrder:         map[bool]string{true: "ordered", false: "hashed"}[w.cfg.Ordered],
 	}
 }
 

@@ -26,9 +26,9 @@ func TestSummarize(t *testing.T) {
 	if codes["READ"]["OK"] != 100 || codes["READ"]["NOT_FOUND"] != 3 || codes["READ-MODIFY-WRITE"]["ERROR"] != 2 {
 		t.Errorf("return codes %v", codes)
 	}
-	y := r.Extra["ycsb"].(map[string]any)
-	if y["operations"].(int64) != 102 || y["throughput_ops_sec"].(float64) != 51 || y["runtime_ms"].(float64) != 2000 {
-		t.Errorf("ycsb %v", y)
+	y := r.Extra["ycsb"].(*Summary)
+	if y.Operations != 102 || y.ThroughputOpsSec != 51 || y.RuntimeMS != 2000 {
+		t.Errorf("ycsb %+v", y)
 	}
 	if n := w.Statements(cum); n != 60+2*42 {
 		t.Errorf("Statements = %d", n)
