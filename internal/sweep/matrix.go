@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"benchpress/internal/target"
 	"fmt"
 	"io"
 	"sort"
@@ -65,7 +66,12 @@ func PrintDryRun(w io.Writer, p *Plan) {
 			fmt.Fprintf(w, " — %s", rc.Description)
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  target    %s (%s)\n", rc.TargetName, Redact(p.Targets[rc.TargetName].URL))
+		u := p.Targets[rc.TargetName].URL
+		hint := ""
+		if alias, canonical := target.SchemeAlias(u); alias != "" {
+			hint = fmt.Sprintf("; %s:// is read as %s://", alias, canonical)
+		}
+		fmt.Fprintf(w, "  target    %s (%s%s)\n", rc.TargetName, Redact(u), hint)
 		fmt.Fprintf(w, "  workload  %s%s\n", rc.Workload, optionString(rc.Options))
 		fmt.Fprintf(w, "  timing    warmup %s, duration %s, cooldown %s\n", fmtDur(rc.Warmup), fmtDur(rc.Duration), fmtDur(rc.Cooldown))
 		steps := ""

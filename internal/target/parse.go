@@ -37,6 +37,28 @@ func Parse(raw string) (*Target, error) {
 	return t, nil
 }
 
+// SchemeAlias reports the scheme raw is read as when it is written with an
+// alias (mariadb:// and tidb:// are mysql://, pg:// and postgresql:// are
+// postgres://, sqlite3:// is sqlite://): the alias and its canonical
+// scheme, or "" for a canonical or unknown scheme. Parse applies the rule;
+// this names it for messages.
+func SchemeAlias(raw string) (alias, canonical string) {
+	colon := strings.Index(raw, ":")
+	if colon <= 0 {
+		return "", ""
+	}
+	s := strings.ToLower(strings.TrimSpace(raw[:colon]))
+	switch s {
+	case "mariadb", "tidb":
+		return s, "mysql"
+	case "pg", "postgresql":
+		return s, "postgres"
+	case "sqlite3":
+		return s, "sqlite"
+	}
+	return "", ""
+}
+
 func parse(raw string) (*Target, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {

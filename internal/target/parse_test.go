@@ -144,3 +144,19 @@ func TestRedactRaw(t *testing.T) {
 		}
 	}
 }
+
+func TestSchemeAlias(t *testing.T) {
+	for raw, want := range map[string][2]string{
+		"tidb://u@h:4000/db": {"tidb", "mysql"}, "MariaDB://u@h/db": {"mariadb", "mysql"}, "pg://u@h/db": {"pg", "postgres"},
+		"postgresql://u@h/db": {"postgresql", "postgres"}, "sqlite3:x.db": {"sqlite3", "sqlite"},
+		"mysql://u@h/db": {"", ""}, "oracle://x": {"", ""}, "nocolon": {"", ""},
+	} {
+		a, c := SchemeAlias(raw)
+		if a != want[0] || c != want[1] {
+			t.Errorf("SchemeAlias(%q) = %q, %q; want %q", raw, a, c, want)
+		}
+		if _, err := Parse(raw); want[0] != "" && err != nil {
+			t.Errorf("Parse(%q) rejects an alias: %v", raw, err)
+		}
+	}
+}

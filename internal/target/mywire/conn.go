@@ -1,3 +1,7 @@
+// This file is the whole command phase of a session (framing, COM_QUERY,
+// prepare, execute, close and result reading) in one place on purpose, so
+// it is longer than 450 lines: split up, the hot path would be scattered.
+
 package mywire
 
 import (
