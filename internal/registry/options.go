@@ -77,7 +77,9 @@ func (b *RunBase) SetStep(concurrency int, warmup, duration time.Duration) {
 	b.Runner.Terminals, b.Runner.Warmup, b.Runner.Duration, b.Runner.ReportInterval = concurrency, warmup, duration, 0
 }
 
-// RegisterCommon declares the connection flags (with defaultURL) and --json.
+// RegisterCommon declares the connection flags (with defaultURL) and --json:
+// the flags every run command has. A new option of every family's run (and
+// of every sweep case) belongs here, with its field in RunBase.
 func (b *RunBase) RegisterCommon(fs *pflag.FlagSet, defaultURL string) {
 	b.TF.Register(fs, defaultURL)
 	fs.StringVar(&b.JSON, "json", "", "write the full result (summary, series, histograms) to this JSON file")

@@ -19,6 +19,10 @@ import (
 	"benchpress/internal/target"
 )
 
+// DefaultTarget is the embedded database every command uses when --target
+// is not given.
+const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
+
 // Env is what a workload command gets from the process edge.
 type Env struct {
 	Out    io.Writer // results, summaries

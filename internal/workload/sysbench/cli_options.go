@@ -10,9 +10,6 @@ import (
 	"benchpress/internal/usage"
 )
 
-// DefaultTarget is the embedded default used when --target is not given.
-const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
-
 // defaultTest is the test prepare and cleanup assume without one.
 const defaultTest = ReadWrite
 
@@ -24,13 +21,15 @@ type common struct {
 }
 
 // register declares the target and workload options.
-func (c *common) register(fs *pflag.FlagSet) { registerOptions(fs, &c.tf, &c.opts) }
-
-// registerOptions declares the target and the workload options with
-// sysbench's names; --table_size and --table-size both work.
-func registerOptions(fs *pflag.FlagSet, tf *target.Flags, o *Options) {
+func (c *common) register(fs *pflag.FlagSet) {
 	fs.SetNormalizeFunc(registry.UnderscoreToDash)
-	tf.Register(fs, DefaultTarget)
+	c.tf.Register(fs, registry.DefaultTarget)
+	registerOptions(fs, &c.opts)
+}
+
+// registerOptions declares the workload options with sysbench's names
+// (the flag set's normalizer makes --table_size and --table-size alike).
+func registerOptions(fs *pflag.FlagSet, o *Options) {
 	*o = DefaultOptions()
 	fs.IntVar(&o.Tables, "tables", o.Tables, "number of tables sbtest1..sbtestN")
 	fs.IntVar(&o.TableSize, "table-size", o.TableSize, "rows per table")

@@ -47,6 +47,11 @@ func liveLine(r runner.Report, threads int) string {
 	return line
 }
 
+// liveLineFor binds the thread count.
+func liveLineFor(threads int) func(runner.Report) string {
+	return func(r runner.Report) string { return liveLine(r, threads) }
+}
+
 // printReport writes sysbench 1.0's final report from run.
 func printReport(w io.Writer, run *results.Run, pcts []float64) {
 	s := run.Summary

@@ -12,7 +12,6 @@ import (
 
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
-	"benchpress/internal/runner"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
 )
@@ -38,8 +37,9 @@ func NewRunOptions() registry.RunOptions {
 
 // Flags implements registry.RunOptions.
 func (o *RunOptions) Flags(fs *pflag.FlagSet) {
-	registerOptions(fs, &o.TF, &o.opts)
-	fs.StringVar(&o.JSON, "json", "", "write the full result (summary, series, histograms) to this JSON file")
+	fs.SetNormalizeFunc(registry.UnderscoreToDash)
+	o.RegisterCommon(fs, registry.DefaultTarget)
+	registerOptions(fs, &o.opts)
 	r := &o.Runner
 	r.Duration = 10 * time.Second
 	fs.IntVar(&r.Terminals, "threads", 1, "concurrent threads (connections)")
@@ -122,7 +122,7 @@ func (o *RunOptions) Build(ctx context.Context, _ *registry.Env, conn *target.Co
 			"queries_per_event": w.StatementsPerEvent(),
 			"isolation":         registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
 		},
-		Live:  func(r runner.Report) string { return liveLine(r, threads) },
+		Live:  liveLineFor(threads),
 		Print: func(w io.Writer, r *results.Run) { printReport(w, r, pcts) },
 	}, nil
 }

@@ -57,7 +57,7 @@ once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on 
   benchpress tpcc prepare --target mysql://bench@db/tpcc --warehouse-range 101-200  # add warehouses`,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		o := &prepareOptions{}
-		o.tf.Register(fs, DefaultTarget)
+		o.tf.Register(fs, registry.DefaultTarget)
 		registerNames(fs, &o.names)
 		fs.IntVarP(&o.warehouses, "warehouses", "w", 1, "number of warehouses to load")
 		fs.IntVarP(&o.threads, "threads", "T", 4, "parallel loader sessions (SQLite loads with one writer)")
@@ -215,7 +215,7 @@ Exit code 8 if any condition is violated.`,
 		var tf target.Flags
 		var n namesFlag
 		var all bool
-		tf.Register(fs, DefaultTarget)
+		tf.Register(fs, registry.DefaultTarget)
 		n.register(fs)
 		fs.BoolVar(&all, "all", false, "also run the expensive conditions 6, 10 and 12")
 		return registry.AdminAction(&tf, n.check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
@@ -240,7 +240,7 @@ var cleanupCommand = registry.Command{
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		var tf target.Flags
 		var n namesFlag
-		tf.Register(fs, DefaultTarget)
+		tf.Register(fs, registry.DefaultTarget)
 		n.register(fs)
 		return registry.AdminAction(&tf, n.check, func(ctx context.Context, env *registry.Env, admin target.Conn) error {
 			if err := Cleanup(ctx, admin, n.names); err != nil {

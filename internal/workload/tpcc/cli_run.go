@@ -16,9 +16,6 @@ import (
 	"benchpress/internal/usage"
 )
 
-// DefaultTarget is the embedded default used when --target is not given.
-const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
-
 // RunOptions are the options of `tpcc run` (also quickstart's and every
 // sweep case's): declared once in Flags, checked by Resolve.
 type RunOptions struct {
@@ -57,7 +54,7 @@ func resolveNames(s string) (Names, error) {
 
 // Flags implements registry.RunOptions.
 func (o *RunOptions) Flags(fs *pflag.FlagSet) {
-	o.RegisterCommon(fs, DefaultTarget)
+	o.RegisterCommon(fs, registry.DefaultTarget)
 	registerNames(fs, &o.names)
 	r := &o.Runner
 	fs.IntVarP(&o.warehouses, "warehouses", "w", 0, "warehouses to use (default: all loaded; must not exceed the loaded count)")

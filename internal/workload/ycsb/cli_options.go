@@ -7,12 +7,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"benchpress/internal/registry"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
 )
-
-// DefaultTarget is the embedded default used when --target is not given.
-const DefaultTarget = "sqlite://benchpress-data/benchpress.db"
 
 // common are the flags every ycsb subcommand has.
 type common struct {
@@ -21,7 +19,7 @@ type common struct {
 }
 
 func (c *common) register(fs *pflag.FlagSet) {
-	c.tf.Register(fs, DefaultTarget)
+	c.tf.Register(fs, registry.DefaultTarget)
 	c.propFlags.register(fs)
 }
 

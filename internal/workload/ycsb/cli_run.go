@@ -36,7 +36,7 @@ func NewRunOptions() registry.RunOptions {
 
 // Flags implements registry.RunOptions.
 func (o *RunOptions) Flags(fs *pflag.FlagSet) {
-	o.RegisterCommon(fs, DefaultTarget)
+	o.RegisterCommon(fs, registry.DefaultTarget)
 	o.props.register(fs)
 	r := &o.Runner
 	r.ReportInterval = 10 * time.Second
