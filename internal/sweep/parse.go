@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"gopkg.in/yaml.v3"
 )
@@ -38,6 +39,8 @@ func ParsePlan(file string, data []byte) (*Plan, error) {
 		p.top(doc.Content[0])
 	}
 	if len(p.problems) > 0 {
+		// In file order: the option checks run after the structure's.
+		sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
 		return nil, &PlanError{File: file, Problems: p.problems}
 	}
 	return p.plan, nil
