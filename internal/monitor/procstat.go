@@ -19,6 +19,10 @@ type CPUTimes struct {
 	Busy float64
 	// Idle is idle + iowait.
 	Idle float64
+	// User (user + nice), System (system + irq + softirq) and Iowait split
+	// the figures above for the host tables; they may be zero when the
+	// source does not tell them apart.
+	User, System, Iowait float64
 	// Cores is the number of per-core lines seen (0 if unknown).
 	Cores int
 }
@@ -36,6 +40,17 @@ func BusyPct(a, b CPUTimes) float64 {
 		return 0
 	}
 	return clamp(busy/total*100, 0, 100)
+}
+
+// sharePct is the share of the elapsed CPU time (all cores) that part a..b
+// took, in percent; 0 when no time elapsed or the counter went backwards.
+func sharePct(a, b CPUTimes, partA, partB float64) float64 {
+	total := b.Total() - a.Total()
+	part := partB - partA
+	if total <= 0 || part <= 0 {
+		return 0
+	}
+	return clamp(part/total*100, 0, 100)
 }
 
 // ParseProcStat parses the contents of Linux /proc/stat: the aggregate "cpu"
@@ -71,6 +86,7 @@ func ParseProcStat(data string) (CPUTimes, error) {
 		}
 		t.Busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
 		t.Idle = v[3] + v[4]
+		t.User, t.System, t.Iowait = v[0]+v[1], v[2]+v[5]+v[6], v[4]
 		found = true
 	}
 	if err := sc.Err(); err != nil {

@@ -14,6 +14,9 @@ type Counters struct {
 	MemTotalBytes uint64
 	Net           map[string]IOBytes // per interface: In = received, Out = sent
 	Disk          map[string]IOBytes // per device: In = read, Out = written
+	// DiskBusyS is each device's cumulative time spent doing I/O, in
+	// seconds (/proc/diskstats field 10, node_disk_io_time_seconds_total).
+	DiskBusyS map[string]float64
 }
 
 // IOBytes is a pair of cumulative byte counters.
@@ -23,13 +26,22 @@ type IOBytes struct {
 
 // Sample is a host's figures over one sampling interval, ending at At.
 type Sample struct {
-	At            time.Time `json:"at"`
-	CPUPct        float64   `json:"cpu_pct"` // all cores, 100 = every core busy
-	MemUsedBytes  uint64    `json:"mem_used_bytes"`
-	MemTotalBytes uint64    `json:"mem_total_bytes"`
+	At     time.Time `json:"at"`
+	CPUPct float64   `json:"cpu_pct"` // all cores, 100 = every core busy
+	// UserPct, SysPct and IowaitPct split the interval's CPU time (all
+	// cores): user+nice, system+irq+softirq, and iowait (counted idle).
+	UserPct       float64 `json:"user_pct"`
+	SysPct        float64 `json:"sys_pct"`
+	IowaitPct     float64 `json:"iowait_pct"`
+	Cores         int     `json:"cores,omitempty"`
+	MemUsedBytes  uint64  `json:"mem_used_bytes"`
+	MemTotalBytes uint64  `json:"mem_total_bytes"`
 	// Net holds receive/transmit bytes per second per interface. Loopback
 	// ("lo") is left out unless it is the only interface.
 	Net map[string]NetRate `json:"net,omitempty"`
+	// Loopback is lo's rate when other interfaces exist too (a database on
+	// the same machine as the driver talks over it); nil otherwise.
+	Loopback *NetRate `json:"loopback,omitempty"`
 	// Disk holds read/write bytes per second per block device; partitions
 	// and RAM, loop, floppy and optical devices are left out.
 	Disk map[string]DiskRate `json:"disk,omitempty"`
@@ -45,6 +57,9 @@ type NetRate struct {
 type DiskRate struct {
 	ReadBps  float64 `json:"read_bps"`
 	WriteBps float64 `json:"write_bps"`
+	// UtilPct is the share of the interval the device was busy (iostat's
+	// %util); 0 when the source gave no busy time.
+	UtilPct float64 `json:"util_pct,omitempty"`
 }
 
 // skipDisk matches device names that are not whole, real disks: partitions
@@ -61,6 +76,10 @@ func rates(a, b Counters) Sample {
 	s := Sample{
 		At:            b.At,
 		CPUPct:        BusyPct(a.CPU, b.CPU),
+		UserPct:       sharePct(a.CPU, b.CPU, a.CPU.User, b.CPU.User),
+		SysPct:        sharePct(a.CPU, b.CPU, a.CPU.System, b.CPU.System),
+		IowaitPct:     sharePct(a.CPU, b.CPU, a.CPU.Iowait, b.CPU.Iowait),
+		Cores:         b.CPU.Cores,
 		MemUsedBytes:  b.MemUsedBytes,
 		MemTotalBytes: b.MemTotalBytes,
 	}
@@ -71,7 +90,11 @@ func rates(a, b Counters) Sample {
 	onlyLo := len(b.Net) == 1
 	for name, cur := range b.Net {
 		prev, ok := a.Net[name]
-		if !ok || (name == "lo" && !onlyLo) {
+		if !ok {
+			continue
+		}
+		if name == "lo" && !onlyLo {
+			s.Loopback = &NetRate{RxBps: perSec(prev.In, cur.In, dt), TxBps: perSec(prev.Out, cur.Out, dt)}
 			continue
 		}
 		if s.Net == nil {
@@ -87,7 +110,11 @@ func rates(a, b Counters) Sample {
 		if s.Disk == nil {
 			s.Disk = make(map[string]DiskRate, len(b.Disk))
 		}
-		s.Disk[name] = DiskRate{ReadBps: perSec(prev.In, cur.In, dt), WriteBps: perSec(prev.Out, cur.Out, dt)}
+		r := DiskRate{ReadBps: perSec(prev.In, cur.In, dt), WriteBps: perSec(prev.Out, cur.Out, dt)}
+		if busy := b.DiskBusyS[name] - a.DiskBusyS[name]; busy > 0 {
+			r.UtilPct = clamp(busy/dt*100, 0, 100)
+		}
+		s.Disk[name] = r
 	}
 	return s
 }

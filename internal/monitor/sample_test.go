@@ -38,7 +38,7 @@ func TestRates(t *testing.T) {
 			t.Errorf("Net[%s] = %+v, want %+v", k, s.Net[k], w)
 		}
 	}
-	wantDisk := map[string]DiskRate{"sda": {2048, 4096}, "nvme0n1": {1024, 0}, "dm-0": {2048, 4096}}
+	wantDisk := map[string]DiskRate{"sda": {ReadBps: 2048, WriteBps: 4096}, "nvme0n1": {ReadBps: 1024}, "dm-0": {ReadBps: 2048, WriteBps: 4096}}
 	if len(s.Disk) != len(wantDisk) {
 		t.Errorf("Disk = %v, want %v", s.Disk, wantDisk)
 	}

@@ -32,6 +32,10 @@ func (localSource) read(ctx context.Context) (Counters, error) {
 		c.CPU = CPUTimes{
 			Busy: t.User + t.Nice + t.System + t.Irq + t.Softirq + t.Steal,
 			Idle: t.Idle + t.Iowait,
+			User: t.User + t.Nice, System: t.System + t.Irq + t.Softirq, Iowait: t.Iowait,
+		}
+		if n, err := cpu.CountsWithContext(ctx, true); err == nil {
+			c.CPU.Cores = n
 		}
 	}
 	if vm, err := mem.VirtualMemoryWithContext(ctx); err != nil {
@@ -51,8 +55,10 @@ func (localSource) read(ctx context.Context) (Counters, error) {
 		errs = append(errs, fmt.Errorf("disk counters: %w", err))
 	} else {
 		c.Disk = make(map[string]IOBytes, len(ds))
+		c.DiskBusyS = make(map[string]float64, len(ds))
 		for name, d := range ds {
 			c.Disk[name] = IOBytes{In: d.ReadBytes, Out: d.WriteBytes}
+			c.DiskBusyS[name] = float64(d.IoTime) / 1000
 		}
 	}
 	return c, errors.Join(errs...)

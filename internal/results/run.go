@@ -46,6 +46,12 @@ type Run struct {
 	Histograms map[string]string `json:"histograms"`
 	Driver     *Driver           `json:"driver,omitempty"`
 	Checks     []Check           `json:"checks,omitempty"`
+	// Watch holds the watched hosts, processes and database counters
+	// (absent when nothing was watched).
+	Watch *Watch `json:"watch,omitempty"`
+	// Notes are remarks on the run's trustworthiness that do not fail it
+	// (a watched host that stopped answering, commit counts that disagree).
+	Notes []string `json:"notes,omitempty"`
 	// Extra carries workload-specific figures (TPC-C audit, sysbench query
 	// classes, YCSB per-op return codes...).
 	Extra map[string]any `json:"extra,omitempty"`

@@ -1,0 +1,188 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// HostSpec names one watched host.
+type HostSpec struct {
+	Name string
+	Role string // "load", "compute", "storage", "lb", ... (free text)
+	// URLs are the host's node_exporter and/or process-exporter /metrics
+	// pages (each page is used for what it holds). No URL means the local
+	// host: gopsutil for the host figures, /proc for the processes.
+	URLs []string
+}
+
+// Local reports whether the spec is the local host.
+func (h HostSpec) Local() bool { return len(h.URLs) == 0 }
+
+// WatchConfig configures [StartWatch].
+type WatchConfig struct {
+	Hosts []HostSpec
+	// Processes are the command names watched on the local host
+	// (DefaultProcessNames when empty). Remote hosts report the groups
+	// their process-exporter is configured for.
+	Processes []string
+	Interval  time.Duration // default 1 s
+	Client    *http.Client  // default: a client with no proxy
+}
+
+// reading is one sampling of a host: counters, process groups, or the error
+// that made it a gap.
+type reading struct {
+	at       time.Time
+	counters *Counters
+	procs    map[string]ProcGroup
+	err      error
+}
+
+// hostWatch samples one host on its own goroutine.
+type hostWatch struct {
+	spec  HostSpec
+	local localSource
+	procs *localProcs // local host only
+
+	mu       sync.Mutex
+	readings []reading
+}
+
+// Watcher samples every configured host once per interval, each host on its
+// own goroutine, until Stop. It never touches the run's hot path: it reads
+// only the hosts, on its ticker.
+type Watcher struct {
+	cfg    WatchConfig
+	hosts  []*hostWatch
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// StartWatch takes a first reading of every host (the baseline) and keeps
+// sampling until Stop or the end of ctx. A host that does not answer is not
+// an error here: its readings become gaps that the summary shows.
+func StartWatch(ctx context.Context, cfg WatchConfig) (*Watcher, error) {
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Second
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 2}}
+	}
+	seen := map[string]bool{}
+	var errs []error
+	for _, h := range cfg.Hosts {
+		switch {
+		case h.Name == "":
+			errs = append(errs, errors.New("watch: a host has no name"))
+		case seen[h.Name]:
+			errs = append(errs, fmt.Errorf("watch: host %q named twice", h.Name))
+		}
+		seen[h.Name] = true
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	w := &Watcher{cfg: cfg, cancel: cancel}
+	for _, h := range cfg.Hosts {
+		hw := &hostWatch{spec: h}
+		if h.Local() {
+			hw.procs = newLocalProcs(cfg.Processes)
+		}
+		w.hosts = append(w.hosts, hw)
+	}
+	var first sync.WaitGroup
+	for _, hw := range w.hosts {
+		first.Add(1)
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			hw.loop(ctx, &w.cfg, &first)
+		}()
+	}
+	first.Wait()
+	return w, nil
+}
+
+// Stop ends sampling and waits for the sampling goroutines. It may be
+// called more than once.
+func (w *Watcher) Stop() {
+	w.once.Do(func() {
+		w.cancel()
+		w.wg.Wait()
+	})
+}
+
+func (hw *hostWatch) loop(ctx context.Context, cfg *WatchConfig, first *sync.WaitGroup) {
+	hw.add(hw.read(ctx, cfg))
+	first.Done()
+	tick := time.NewTicker(cfg.Interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		r := hw.read(ctx, cfg)
+		if ctx.Err() != nil {
+			return // cut short by Stop: not a reading
+		}
+		hw.add(r)
+	}
+}
+
+func (hw *hostWatch) add(r reading) {
+	hw.mu.Lock()
+	hw.readings = append(hw.readings, r)
+	hw.mu.Unlock()
+}
+
+// read takes one reading of the host. A local partial failure (e.g. no
+// disk counters) keeps what was read; a remote page that fails makes the
+// whole reading a gap.
+func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
+	if hw.spec.Local() {
+		c, err := hw.local.read(ctx)
+		r := reading{at: c.At, counters: &c}
+		if err != nil && c.CPU.Total() == 0 {
+			r.counters, r.err = nil, err
+		}
+		if p, perr := hw.procs.read(); perr == nil {
+			r.procs = p
+		}
+		return r
+	}
+	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout(cfg.Interval))
+	defer cancel()
+	r := reading{at: time.Now()}
+	for _, u := range hw.spec.URLs {
+		fams, err := scrape(ctx, cfg.Client, u)
+		if err != nil {
+			return reading{at: r.at, err: err}
+		}
+		if c, err := nodeCounters(fams); err == nil {
+			c.At = r.at
+			r.counters = &c
+		}
+		if g, ok := procCounters(fams); ok {
+			r.procs = g
+		}
+	}
+	if r.counters == nil && r.procs == nil {
+		return reading{at: r.at, err: fmt.Errorf("host %s: no node_exporter or process-exporter metrics at %v", hw.spec.Name, hw.spec.URLs)}
+	}
+	return r
+}
+
+// snapshot copies the readings so far.
+func (hw *hostWatch) snapshot() []reading {
+	hw.mu.Lock()
+	defer hw.mu.Unlock()
+	return append([]reading(nil), hw.readings...)
+}

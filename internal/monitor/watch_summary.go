@@ -1,0 +1,215 @@
+package monitor
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"benchpress/internal/results"
+)
+
+// Summary condenses the readings inside the window [from, to] into the
+// saved figures, and returns the notes the run should carry (a host or
+// process source that stopped answering). An interval between two
+// readings counts when its midpoint lies in the window; an interval that
+// touches a failed reading is a gap, not a zero.
+func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
+	out := &results.Watch{IntervalS: w.cfg.Interval.Seconds()}
+	var notes []string
+	for _, hw := range w.hosts {
+		h, procs := summarizeHost(hw.spec, hw.snapshot(), from, to)
+		out.Hosts = append(out.Hosts, h)
+		out.Processes = append(out.Processes, procs...)
+		if len(h.Gaps) > 0 {
+			var gone float64
+			for _, g := range h.Gaps {
+				gone += g.ToS - g.FromS
+			}
+			notes = append(notes, fmt.Sprintf("watched host %s did not answer for %.0f s of the window (%d gap(s), first at %.0f s: %s); its figures cover the rest",
+				h.Name, gone, len(h.Gaps), h.Gaps[0].FromS, firstLine(h.Gaps[0].Error)))
+		} else if h.Samples == 0 && h.Error != "" {
+			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
+		}
+	}
+	return out, notes
+}
+
+// summarizeHost is Summary for one host.
+func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.WatchedHost, []results.WatchedProcess) {
+	h := results.WatchedHost{Name: spec.Name, Role: spec.Role, Source: "local"}
+	if !spec.Local() {
+		h.Source = strings.Join(spec.URLs, " ")
+	}
+	procSrc := "/proc"
+	if !spec.Local() {
+		procSrc = h.Source
+	}
+	inWindow := func(a, b time.Time) bool {
+		mid := a.Add(b.Sub(a) / 2)
+		return !mid.Before(from) && !mid.After(to)
+	}
+	rel := func(t time.Time) float64 { return round1(t.Sub(from).Seconds()) }
+
+	var wsum float64 // seconds of host intervals summed
+	net := map[string]results.IORate{}
+	disk := map[string]results.IORate{}
+	type procAcc struct {
+		cpuS, secs, maxCores float64
+		rss                  uint64
+		procs, n             int
+	}
+	procs := map[string]*procAcc{}
+	var gap *results.Gap
+	closeGap := func(t time.Time) {
+		if gap != nil {
+			gap.ToS = max(gap.FromS, rel(t))
+			h.Gaps = append(h.Gaps, *gap)
+			gap = nil
+		}
+	}
+	for i := range rs {
+		r := rs[i]
+		if r.err != nil && h.Error == "" {
+			h.Error = r.err.Error()
+		}
+		if i == 0 {
+			continue
+		}
+		prev := rs[i-1]
+		if !inWindow(prev.at, r.at) {
+			continue
+		}
+		if r.err != nil || prev.err != nil {
+			if gap == nil {
+				gap = &results.Gap{FromS: max(0, rel(prev.at))}
+				if r.err != nil {
+					gap.Error = r.err.Error()
+				} else {
+					gap.Error = prev.err.Error()
+				}
+			}
+			if r.err == nil {
+				closeGap(r.at)
+			}
+			continue
+		}
+		dt := r.at.Sub(prev.at).Seconds()
+		if dt <= 0 {
+			continue
+		}
+		if prev.counters != nil && r.counters != nil {
+			s := rates(*prev.counters, *r.counters)
+			h.Samples++
+			wsum += dt
+			h.CPUPct += s.CPUPct * dt
+			h.CPUMaxPct = max(h.CPUMaxPct, s.CPUPct)
+			h.UserPct += s.UserPct * dt
+			h.SysPct += s.SysPct * dt
+			h.IowaitPct += s.IowaitPct * dt
+			h.Cores = max(h.Cores, s.Cores)
+			h.MemUsedBytes = max(h.MemUsedBytes, s.MemUsedBytes)
+			h.MemTotalBytes = s.MemTotalBytes
+			var rx, tx float64
+			for name, n := range s.Net {
+				if name == "lo" && len(s.Net) == 1 {
+					h.LoopbackRxBps += n.RxBps * dt
+					h.LoopbackTxBps += n.TxBps * dt
+					continue
+				}
+				rx += n.RxBps
+				tx += n.TxBps
+				a := net[name]
+				a.InBps += n.RxBps * dt
+				a.OutBps += n.TxBps * dt
+				net[name] = a
+			}
+			if s.Loopback != nil {
+				h.LoopbackRxBps += s.Loopback.RxBps * dt
+				h.LoopbackTxBps += s.Loopback.TxBps * dt
+			}
+			h.NetRxBps += rx * dt
+			h.NetTxBps += tx * dt
+			for name, d := range s.Disk {
+				a := disk[name]
+				a.InBps += d.ReadBps * dt
+				a.OutBps += d.WriteBps * dt
+				a.UtilPct += d.UtilPct * dt
+				disk[name] = a
+				h.DiskReadBps += d.ReadBps * dt
+				h.DiskWriteBps += d.WriteBps * dt
+			}
+			h.Series = append(h.Series, results.HostPoint{T: rel(r.at), CPUPct: round1(s.CPUPct), NetRxBps: math.Round(rx), NetTxBps: math.Round(tx)})
+		}
+		for name, g := range r.procs {
+			pg, ok := prev.procs[name]
+			if !ok {
+				continue
+			}
+			a := procs[name]
+			if a == nil {
+				a = &procAcc{}
+				procs[name] = a
+			}
+			d := max(0, g.CPUS-pg.CPUS)
+			a.cpuS += d
+			a.secs += dt
+			a.maxCores = max(a.maxCores, d/dt)
+			a.rss = max(a.rss, g.RSSBytes)
+			a.procs = max(a.procs, g.Procs)
+			a.n++
+		}
+	}
+	if gap != nil {
+		closeGap(to)
+	}
+	if wsum > 0 {
+		for _, p := range []*float64{&h.CPUPct, &h.UserPct, &h.SysPct, &h.IowaitPct, &h.NetRxBps, &h.NetTxBps,
+			&h.LoopbackRxBps, &h.LoopbackTxBps, &h.DiskReadBps, &h.DiskWriteBps} {
+			*p = round1(*p / wsum)
+		}
+		h.Net = scaleRates(net, wsum)
+		h.Disk = scaleRates(disk, wsum)
+		for _, d := range h.Disk {
+			h.DiskUtilPct = max(h.DiskUtilPct, d.UtilPct)
+		}
+	}
+	names := make([]string, 0, len(procs))
+	for n := range procs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []results.WatchedProcess
+	for _, n := range names {
+		a := procs[n]
+		p := results.WatchedProcess{Host: spec.Name, Name: n, Source: procSrc, Procs: a.procs,
+			CPUMaxCores: round3(a.maxCores), RSSBytes: a.rss, Samples: a.n, Gaps: h.Gaps}
+		if a.secs > 0 {
+			p.CPUCores = round3(a.cpuS / a.secs)
+		}
+		out = append(out, p)
+	}
+	return h, out
+}
+
+func scaleRates(m map[string]results.IORate, secs float64) map[string]results.IORate {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]results.IORate, len(m))
+	for k, v := range m {
+		out[k] = results.IORate{InBps: round1(v.InBps / secs), OutBps: round1(v.OutBps / secs), UtilPct: round1(v.UtilPct / secs)}
+	}
+	return out
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

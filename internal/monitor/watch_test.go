@@ -1,0 +1,169 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// nodePage is a node_exporter + process-exporter page whose counters grow
+// with n: 1 busy + 3 idle CPU seconds (25 % busy over 2 cpus), 1000 B/s
+// received on eth0, 4096 B/s written on vda (util 50 %), and the group
+// "mariadbd" using 0.5 CPU seconds per step.
+func nodePage(n int) string {
+	var b strings.Builder
+	f := float64(n)
+	for _, cpu := range []string{"0", "1"} {
+		fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"user\"} %g\n", cpu, 0.4*f)
+		fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"system\"} %g\n", cpu, 0.1*f)
+		fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"idle\"} %g\n", cpu, 1.25*f)
+		fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"iowait\"} %g\n", cpu, 0.25*f)
+	}
+	b.WriteString("node_memory_MemTotal_bytes 8e+09\nnode_memory_MemAvailable_bytes 6e+09\n")
+	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"eth0\"} %g\nnode_network_transmit_bytes_total{device=\"eth0\"} %g\n", 1000*f, 10*f)
+	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"lo\"} %g\nnode_network_transmit_bytes_total{device=\"lo\"} %g\n", 500*f, 500*f)
+	fmt.Fprintf(&b, "node_disk_read_bytes_total{device=\"vda\"} 0\nnode_disk_written_bytes_total{device=\"vda\"} %g\n", 4096*f)
+	fmt.Fprintf(&b, "node_disk_io_time_seconds_total{device=\"vda\"} %g\n", 0.5*f)
+	fmt.Fprintf(&b, "namedprocess_namegroup_cpu_seconds_total{groupname=\"mariadbd\",mode=\"user\"} %g\n", 0.4*f)
+	fmt.Fprintf(&b, "namedprocess_namegroup_cpu_seconds_total{groupname=\"mariadbd\",mode=\"system\"} %g\n", 0.1*f)
+	b.WriteString("namedprocess_namegroup_memory_bytes{groupname=\"mariadbd\",memtype=\"resident\"} 1e+08\n")
+	b.WriteString("namedprocess_namegroup_memory_bytes{groupname=\"mariadbd\",memtype=\"virtual\"} 9e+08\n")
+	b.WriteString("namedprocess_namegroup_num_procs{groupname=\"mariadbd\"} 1\n")
+	return b.String()
+}
+
+// at builds readings one second apart from the pages of n = 0, 1, 2...;
+// fail marks the readings that are errors.
+func readingsOf(t *testing.T, t0 time.Time, count int, fail map[int]bool) []reading {
+	t.Helper()
+	var rs []reading
+	for i := 0; i < count; i++ {
+		at := t0.Add(time.Duration(i) * time.Second)
+		if fail[i] {
+			rs = append(rs, reading{at: at, err: fmt.Errorf("scrape http://db:9100/metrics: connection refused")})
+			continue
+		}
+		fams, err := parseFamilies(strings.NewReader(nodePage(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := nodeCounters(fams)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.At = at
+		g, _ := procCounters(fams)
+		rs = append(rs, reading{at: at, counters: &c, procs: g})
+	}
+	return rs
+}
+
+func TestSummarizeHost(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	spec := HostSpec{Name: "db", Role: "storage", URLs: []string{"http://db:9100/metrics"}}
+	tests := []struct {
+		name      string
+		fail      map[int]bool
+		samples   int
+		gaps      int
+		gapFromTo [2]float64
+	}{
+		{name: "all answered", samples: 10},
+		{name: "stops answering mid-run", fail: map[int]bool{4: true, 5: true, 6: true}, samples: 6, gaps: 1, gapFromTo: [2]float64{3, 7}},
+		{name: "never comes back", fail: map[int]bool{8: true, 9: true, 10: true}, samples: 7, gaps: 1, gapFromTo: [2]float64{7, 10}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := readingsOf(t, t0, 11, tc.fail)
+			h, procs := summarizeHost(spec, rs, t0, t0.Add(10*time.Second))
+			if h.Samples != tc.samples || len(h.Gaps) != tc.gaps {
+				t.Fatalf("samples %d gaps %+v, want %d and %d", h.Samples, h.Gaps, tc.samples, tc.gaps)
+			}
+			if tc.gaps > 0 {
+				g := h.Gaps[0]
+				if g.FromS != tc.gapFromTo[0] || g.ToS != tc.gapFromTo[1] || !strings.Contains(g.Error, "connection refused") {
+					t.Errorf("gap = %+v, want %v with the error", g, tc.gapFromTo)
+				}
+			}
+			// Rates do not depend on the gaps: a gap is left out, not zero.
+			if h.CPUPct != 25 || h.UserPct != 20 || h.SysPct != 5 || h.IowaitPct != 12.5 || h.Cores != 2 {
+				t.Errorf("cpu = %.1f user %.1f sys %.1f iowait %.1f cores %d, want 25/20/5/12.5 on 2", h.CPUPct, h.UserPct, h.SysPct, h.IowaitPct, h.Cores)
+			}
+			if h.NetRxBps != 1000 || h.NetTxBps != 10 || h.LoopbackRxBps != 500 || h.DiskWriteBps != 4096 || h.DiskUtilPct != 50 {
+				t.Errorf("net %v/%v lo %v disk %v util %v", h.NetRxBps, h.NetTxBps, h.LoopbackRxBps, h.DiskWriteBps, h.DiskUtilPct)
+			}
+			if h.MemUsedBytes != 2e9 || h.MemTotalBytes != 8e9 {
+				t.Errorf("memory %d of %d", h.MemUsedBytes, h.MemTotalBytes)
+			}
+			if len(procs) != 1 || procs[0].Name != "mariadbd" || procs[0].CPUCores != 0.5 || procs[0].RSSBytes != 1e8 || procs[0].Procs != 1 {
+				t.Errorf("procs = %+v", procs)
+			}
+		})
+	}
+}
+
+// TestWatchHostStopsAnswering runs a real Watcher against an exporter that
+// dies mid-run: sampling goes on, the gap is recorded and a note says so.
+func TestWatchHostStopsAnswering(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := n.Add(1)
+		if i >= 5 && i < 9 {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, nodePage(int(i)))
+	}))
+	defer srv.Close()
+	start := time.Now()
+	w, err := StartWatch(context.Background(), WatchConfig{Interval: 40 * time.Millisecond, Hosts: []HostSpec{
+		{Name: "db", Role: "storage", URLs: []string{srv.URL + "/metrics"}},
+		{Name: "load", Role: "load"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	w.Stop()
+	sum, notes := w.Summary(start, time.Now())
+	if len(sum.Hosts) != 2 {
+		t.Fatalf("hosts = %+v", sum.Hosts)
+	}
+	db := sum.Hosts[0]
+	if len(db.Gaps) != 1 || !strings.Contains(db.Gaps[0].Error, "503") || db.Samples < 3 {
+		t.Errorf("db gaps %+v samples %d, want one gap with the HTTP status and samples around it", db.Gaps, db.Samples)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "db did not answer") {
+		t.Errorf("notes = %q", notes)
+	}
+	if load := sum.Hosts[1]; load.Samples < 5 || load.Source != "local" || len(load.Gaps) != 0 {
+		t.Errorf("local host = %+v", load)
+	}
+}
+
+func TestStartWatchRejectsBadHosts(t *testing.T) {
+	for _, hs := range [][]HostSpec{{{Name: ""}}, {{Name: "a"}, {Name: "a"}}} {
+		if _, err := StartWatch(context.Background(), WatchConfig{Hosts: hs}); err == nil {
+			t.Errorf("StartWatch(%+v) succeeded", hs)
+		}
+	}
+}
+
+func TestParseProcPidStat(t *testing.T) {
+	line := "3142 (maria (db)) S 1 3142 3142 0 -1 4194560 9795 0 0 0 1658 661 0 0 20 0 12 0 1234 1000000 2500 18446744073709551615\n"
+	st, err := parseProcPidStat(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.comm != "maria (db)" || st.cpuTicks != 2319 || st.startTime != 1234 || st.rssPages != 2500 {
+		t.Errorf("got %+v", st)
+	}
+	if _, err := parseProcPidStat("1 (x) S 1 2"); err == nil {
+		t.Error("short line parsed")
+	}
+}

@@ -1,0 +1,133 @@
+package results
+
+// Watch holds what benchpress saw on the machines around a run over its
+// measurement window: hosts (the load machine through gopsutil, others
+// through node_exporter), named processes (/proc locally, process-exporter
+// remotely) and the database server's own counters. Every rate is a mean
+// over the samples inside the window; a host that did not answer leaves a
+// gap, never a zero.
+type Watch struct {
+	IntervalS float64          `json:"interval_s"`
+	Hosts     []WatchedHost    `json:"hosts,omitempty"`
+	Processes []WatchedProcess `json:"processes,omitempty"`
+	Database  *DBFigures       `json:"database,omitempty"`
+}
+
+// WatchedHost is one host's figures over the window.
+type WatchedHost struct {
+	Name string `json:"name"`
+	// Role is what the host does ("load", "compute", "storage", "lb", ...).
+	Role string `json:"role,omitempty"`
+	// Source is "local" (gopsutil) or the node_exporter URL.
+	Source  string `json:"source"`
+	Samples int    `json:"samples"`
+	// Gaps are the stretches in which the host did not answer.
+	Gaps  []Gap  `json:"gaps,omitempty"`
+	Error string `json:"error,omitempty"` // first read error
+	Cores int    `json:"cores,omitempty"`
+	// CPU in percent of all cores (100 = every core busy): mean and the
+	// highest one-interval value; user/sys/iowait split the mean.
+	CPUPct    float64 `json:"cpu_pct"`
+	CPUMaxPct float64 `json:"cpu_max_pct"`
+	UserPct   float64 `json:"user_pct"`
+	SysPct    float64 `json:"sys_pct"`
+	IowaitPct float64 `json:"iowait_pct"`
+	// Memory in use at the end of the window (highest seen) and total.
+	MemUsedBytes  uint64 `json:"mem_used_bytes,omitempty"`
+	MemTotalBytes uint64 `json:"mem_total_bytes,omitempty"`
+	// NetRxBps/NetTxBps sum every interface but loopback, in bytes/s;
+	// Loopback* is lo's traffic (a database on the same host talks over it).
+	NetRxBps      float64            `json:"net_rx_bps"`
+	NetTxBps      float64            `json:"net_tx_bps"`
+	LoopbackRxBps float64            `json:"loopback_rx_bps,omitempty"`
+	LoopbackTxBps float64            `json:"loopback_tx_bps,omitempty"`
+	Net           map[string]IORate  `json:"net,omitempty"`
+	DiskReadBps   float64            `json:"disk_read_bps"`
+	DiskWriteBps  float64            `json:"disk_write_bps"`
+	DiskUtilPct   float64            `json:"disk_util_pct"` // busiest device
+	Disk          map[string]IORate  `json:"disk,omitempty"`
+	Series        []HostPoint        `json:"series,omitempty"`
+	Extra         map[string]float64 `json:"extra,omitempty"`
+}
+
+// IORate is one interface's (In = receive, Out = transmit) or one disk's
+// (In = read, Out = write) mean rate in bytes per second; UtilPct is a
+// disk's busy share of the window.
+type IORate struct {
+	InBps   float64 `json:"in_bps"`
+	OutBps  float64 `json:"out_bps"`
+	UtilPct float64 `json:"util_pct,omitempty"`
+}
+
+// HostPoint is one sampling interval of a host, T seconds after the window
+// opened (the interval's end).
+type HostPoint struct {
+	T        float64 `json:"t"`
+	CPUPct   float64 `json:"cpu_pct"`
+	NetRxBps float64 `json:"net_rx_bps"`
+	NetTxBps float64 `json:"net_tx_bps"`
+}
+
+// Gap is a stretch of the window, in seconds after it opened, in which a
+// watched source did not answer.
+type Gap struct {
+	FromS float64 `json:"from_s"`
+	ToS   float64 `json:"to_s"`
+	Error string  `json:"error,omitempty"`
+}
+
+// WatchedProcess is one named process group on one host over the window.
+type WatchedProcess struct {
+	Host   string `json:"host"`
+	Name   string `json:"name"`   // "mariadbd", "postgres", "java", ...
+	Source string `json:"source"` // "/proc" or the process-exporter URL
+	Procs  int    `json:"procs"`
+	// CPUCores is CPU seconds per second (1 = one core busy; top's 100 %),
+	// the mean over the window; CPUMaxCores the highest interval.
+	CPUCores    float64 `json:"cpu_cores"`
+	CPUMaxCores float64 `json:"cpu_max_cores"`
+	RSSBytes    uint64  `json:"rss_bytes"` // highest seen
+	Samples     int     `json:"samples"`
+	Gaps        []Gap   `json:"gaps,omitempty"`
+}
+
+// DBFigures are the database server's own counters over the window.
+type DBFigures struct {
+	Kind string `json:"kind"` // "mysql" or "postgres"
+	// Counters are the increase of each server counter over the window
+	// (MySQL/MariaDB SHOW GLOBAL STATUS; PostgreSQL pg_stat_database of the
+	// run's database); Gauges are values at the window's end
+	// (Threads_running, numbackends).
+	Counters map[string]float64 `json:"counters,omitempty"`
+	Gauges   map[string]float64 `json:"gauges,omitempty"`
+	// ServerCommits is the server's commit counter increase (Com_commit,
+	// xact_commit); ToolCommits what benchpress counted as committed.
+	ServerCommits int64 `json:"server_commits"`
+	ToolCommits   int64 `json:"tool_commits"`
+	// CommitCheck is "agree", "disagree" or "n/a"; CommitNote says why.
+	CommitCheck string `json:"commit_check,omitempty"`
+	CommitNote  string `json:"commit_note,omitempty"`
+	// Size is the data set's size at the end of the window.
+	Size  *DBSize `json:"size,omitempty"`
+	Error string  `json:"error,omitempty"`
+}
+
+// DBSize is the data and index size of the run's tables, as the server
+// reports it (information_schema.TABLES, pg_relation_size /
+// pg_indexes_size), and the raw bytes benchpress generated for them when
+// known (prepare), so that RawBytes / TotalBytes is the compression ratio.
+type DBSize struct {
+	Tables     []TableSize `json:"tables,omitempty"`
+	DataBytes  int64       `json:"data_bytes"`
+	IndexBytes int64       `json:"index_bytes"`
+	TotalBytes int64       `json:"total_bytes"`
+	RawBytes   int64       `json:"raw_bytes,omitempty"`
+}
+
+// TableSize is one table's size.
+type TableSize struct {
+	Name       string `json:"name"`
+	Rows       int64  `json:"rows,omitempty"` // server's estimate
+	DataBytes  int64  `json:"data_bytes"`
+	IndexBytes int64  `json:"index_bytes"`
+}

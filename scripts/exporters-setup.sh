@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# exporters-setup.sh — install (from Debian packages, when missing) and start
+# Prometheus node_exporter and process-exporter on 127.0.0.1 only, for
+# benchpress's host/process watching tests (`--watch NAME=URL`, plan `hosts:`).
+# Idempotent: safe to run again while they are up.
+#
+#   node_exporter     http://127.0.0.1:9100/metrics
+#   process-exporter  http://127.0.0.1:9256/metrics  (groups: mariadbd,
+#                     postgres, java (a proxy such as ShardingSphere), benchpress)
+#
+# A package-started instance listening on the wildcard address is stopped
+# first: nothing benchpress starts listens beyond 127.0.0.1. Waits at most
+# 30 s for each exporter to answer.
+set -euo pipefail
+
+log() { printf '[exporters-setup] %s\n' "$*" >&2; }
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+NODE_ADDR=${BP_NODE_EXPORTER_ADDR:-127.0.0.1:9100}
+PROC_ADDR=${BP_PROCESS_EXPORTER_ADDR:-127.0.0.1:9256}
+STATE=/tmp/benchpress-exporters
+mkdir -p "$STATE"
+
+apt_updated=0
+apt_install() {
+  if [ $apt_updated = 0 ]; then
+    log "apt-get update"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    apt_updated=1
+  fi
+  log "installing $*"
+  # policy-rc.d 101 keeps the package scripts from starting the services on
+  # their default wildcard addresses.
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+  $SUDO chmod +x /usr/sbin/policy-rc.d
+  local rc=0
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null || rc=$?
+  $SUDO rm -f /usr/sbin/policy-rc.d
+  return $rc
+}
+
+NODE_BIN=/usr/bin/prometheus-node-exporter
+PROC_BIN=/usr/bin/prometheus-process-exporter
+missing=()
+[ -x $NODE_BIN ] || missing+=(prometheus-node-exporter)
+[ -x $PROC_BIN ] || missing+=(prometheus-process-exporter)
+[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+
+# stop_wildcard PORT: stop a service instance listening on *:PORT or 0.0.0.0:PORT.
+stop_wildcard() {
+  local port=$1 pids
+  pids=$(ss -Hltnp "( sport = :$port )" 2>/dev/null | awk '$4 !~ /^127\.0\.0\.1:/' | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u || true)
+  for pid in $pids; do
+    log "stopping pid $pid listening beyond 127.0.0.1 on port $port"
+    $SUDO kill "$pid" 2>/dev/null || true
+  done
+}
+for svc in prometheus-node-exporter prometheus-process-exporter; do
+  $SUDO service "$svc" stop >/dev/null 2>&1 || true
+done
+stop_wildcard "${NODE_ADDR##*:}"
+stop_wildcard "${PROC_ADDR##*:}"
+
+up() { curl -fsS --max-time 2 "http://$1/metrics" >/dev/null 2>&1; }
+
+# wait_up ADDR NAME: bounded wait (30 s) until ADDR answers.
+wait_up() {
+  for _ in $(seq 1 60); do up "$1" && return 0; sleep 0.5; done
+  log "$2 did not answer on $1"; tail -20 "$STATE/$2.log" 2>/dev/null || true
+  return 1
+}
+
+if ! up "$NODE_ADDR"; then
+  log "starting node_exporter on $NODE_ADDR"
+  (cd / && nohup $NODE_BIN --web.listen-address="$NODE_ADDR" >"$STATE/node_exporter.log" 2>&1 &)
+  wait_up "$NODE_ADDR" node_exporter
+fi
+
+cat >"$STATE/process-exporter.yml" <<'YML'
+process_names:
+  - name: "{{.Comm}}"
+    comm:
+      - mariadbd
+      - mysqld
+      - postgres
+      - java
+      - benchpress
+YML
+if ! up "$PROC_ADDR"; then
+  log "starting process-exporter on $PROC_ADDR"
+  (cd / && nohup $PROC_BIN -web.listen-address="$PROC_ADDR" -config.path "$STATE/process-exporter.yml" \
+    >"$STATE/process-exporter.log" 2>&1 &)
+  wait_up "$PROC_ADDR" process-exporter
+fi
+log "node_exporter http://$NODE_ADDR/metrics, process-exporter http://$PROC_ADDR/metrics"
