@@ -119,4 +119,3 @@ func procCounters(f families) (map[string]ProcGroup, bool) {
 	})
 	return groups, true
 }
-

@@ -1,0 +1,212 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"benchpress/internal/results"
+	"benchpress/internal/target"
+)
+
+// DBReading is one reading of a database server's own counters.
+type DBReading struct {
+	Kind   target.Kind
+	At     time.Time
+	Values map[string]float64
+}
+
+// mysqlStatus are the SHOW GLOBAL STATUS variables kept (MySQL, MariaDB,
+// TiDB print what they have); mysqlGauges are levels, not counters.
+var (
+	mysqlStatus = []string{"Com_commit", "Com_rollback", "Com_select", "Com_insert", "Com_update", "Com_delete",
+		"Com_stmt_execute", "Questions", "Queries", "Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated",
+		"Innodb_rows_deleted", "Innodb_data_reads", "Innodb_data_writes", "Innodb_data_read", "Innodb_data_written",
+		"Innodb_buffer_pool_read_requests", "Innodb_buffer_pool_reads", "Innodb_row_lock_waits", "Innodb_deadlocks",
+		"Bytes_received", "Bytes_sent", "Threads_running", "Threads_connected"}
+	mysqlGauges = map[string]bool{"Threads_running": true, "Threads_connected": true}
+	// pgStatColumns are pg_stat_database's columns kept for the run's database.
+	pgStatColumns = []string{"xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned", "tup_fetched",
+		"tup_inserted", "tup_updated", "tup_deleted", "deadlocks", "numbackends"}
+	pgGauges = map[string]bool{"numbackends": true}
+)
+
+// ReadDBCounters reads the server's counters through an admin session:
+// SHOW GLOBAL STATUS on MySQL-protocol servers (server-wide: every session
+// counts), pg_stat_database for the session's database on PostgreSQL
+// (its statistics are flushed by each backend at most once a second, so a
+// reading lags by up to a second). SQLite has no such counters.
+func ReadDBCounters(ctx context.Context, conn target.Conn) (DBReading, error) {
+	r := DBReading{Kind: conn.Kind(), Values: map[string]float64{}}
+	var q string
+	switch conn.Kind() {
+	case target.MySQL:
+		q = "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + strings.Join(mysqlStatus, "','") + "')"
+	case target.Postgres:
+		cols := make([]string, len(pgStatColumns))
+		for i, c := range pgStatColumns {
+			cols[i] = fmt.Sprintf("'%s', %s::text", c, c)
+		}
+		// pg_stat_clear_snapshot: never reuse a cached statistics snapshot.
+		if _, err := conn.Exec(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+			return r, fmt.Errorf("database counters: %w", err)
+		}
+		q = "SELECT u.k, u.v FROM pg_stat_database d, LATERAL (VALUES (" + strings.Join(cols, "), (") +
+			")) AS u(k, v) WHERE d.datname = current_database()"
+	default:
+		return r, fmt.Errorf("database counters: not available on %s", conn.Kind())
+	}
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		return r, fmt.Errorf("database counters: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return r, fmt.Errorf("database counters: %w", err)
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			r.Values[k] = f
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return r, fmt.Errorf("database counters: %w", err)
+	}
+	r.At = time.Now()
+	return r, nil
+}
+
+// CommitCheck tells DBFiguresOf how to compare commit counts.
+type CommitCheck struct {
+	// ToolCommits is what the tool counted as committed in the window.
+	ToolCommits int64
+	// Comparable is false when the workload's transactions are not one
+	// server commit each (autocommit statements, read-only sysbench events).
+	Comparable bool
+	// Slack is the difference that still agrees: transactions in flight at
+	// the window's edges (about one per terminal) fall on either side.
+	Slack int64
+}
+
+// DBFiguresOf turns two readings (window start a, end b) into the saved
+// figures and compares the server's commit counter (Com_commit,
+// xact_commit) with the tool's count: they agree when they differ by at
+// most cc.Slack plus 1 %. MySQL's counters are server-wide, so other
+// sessions (another benchmark, replication) make the server's count larger.
+func DBFiguresOf(a, b DBReading, cc CommitCheck) *results.DBFigures {
+	f := &results.DBFigures{Kind: string(b.Kind), Counters: map[string]float64{}, Gauges: map[string]float64{}, ToolCommits: cc.ToolCommits}
+	gauges := mysqlGauges
+	commitKey := "Com_commit"
+	if b.Kind == target.Postgres {
+		gauges, commitKey = pgGauges, "xact_commit"
+	}
+	for k, v := range b.Values {
+		if gauges[k] {
+			f.Gauges[k] = v
+			continue
+		}
+		if prev, ok := a.Values[k]; ok && v >= prev {
+			f.Counters[k] = v - prev
+		}
+	}
+	f.ServerCommits = int64(f.Counters[commitKey])
+	diff := math.Abs(float64(f.ServerCommits - cc.ToolCommits))
+	limit := float64(cc.Slack) + 0.01*float64(max(f.ServerCommits, cc.ToolCommits))
+	switch {
+	case !cc.Comparable:
+		f.CommitCheck = "n/a"
+		f.CommitNote = fmt.Sprintf("server %s +%d, tool %d transactions: the workload's transactions are not one server commit each", commitKey, f.ServerCommits, cc.ToolCommits)
+	case diff <= limit:
+		f.CommitCheck = "agree"
+		f.CommitNote = fmt.Sprintf("server %s +%d, tool committed %d (within %d)", commitKey, f.ServerCommits, cc.ToolCommits, int64(limit))
+	default:
+		f.CommitCheck = "disagree"
+		why := "the tool counted commits the server did not see"
+		if f.ServerCommits > cc.ToolCommits {
+			why = "the server saw more commits than the tool made"
+			if b.Kind == target.MySQL {
+				why += " (MySQL's counters are server-wide: other sessions count too)"
+			}
+		}
+		f.CommitNote = fmt.Sprintf("server %s +%d but tool committed %d (differ by %.0f, more than %d): %s",
+			commitKey, f.ServerCommits, cc.ToolCommits, diff, int64(limit), why)
+	}
+	return f
+}
+
+// ReadDBSize reads the data and index size of every table of the session's
+// database (MySQL: information_schema.TABLES of DATABASE(); PostgreSQL:
+// pg_table_size and pg_indexes_size of the tables in the current schema).
+// InnoDB's figures count allocated pages and its row counts are estimates.
+func ReadDBSize(ctx context.Context, conn target.Conn) (*results.DBSize, error) {
+	var q string
+	switch conn.Kind() {
+	case target.MySQL:
+		q = `SELECT table_name, CAST(COALESCE(table_rows,0) AS CHAR), CAST(COALESCE(data_length,0) AS CHAR), CAST(COALESCE(index_length,0) AS CHAR)
+FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY table_name`
+	case target.Postgres:
+		q = `SELECT c.relname::text, GREATEST(c.reltuples, 0)::bigint::text, pg_table_size(c.oid)::text, pg_indexes_size(c.oid)::text
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relname`
+	default:
+		return nil, fmt.Errorf("database size: not available on %s", conn.Kind())
+	}
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("database size: %w", err)
+	}
+	defer rows.Close()
+	s := &results.DBSize{}
+	for rows.Next() {
+		var name string
+		var v [3]string
+		if err := rows.Scan(&name, &v[0], &v[1], &v[2]); err != nil {
+			return nil, fmt.Errorf("database size: %w", err)
+		}
+		var n [3]int64
+		for i := range v {
+			n[i], _ = strconv.ParseInt(v[i], 10, 64)
+		}
+		s.Tables = append(s.Tables, results.TableSize{Name: name, Rows: n[0], DataBytes: n[1], IndexBytes: n[2]})
+		s.DataBytes += n[1]
+		s.IndexBytes += n[2]
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("database size: %w", err)
+	}
+	s.TotalBytes = s.DataBytes + s.IndexBytes
+	return s, nil
+}
+
+// SizeLine is the one-line size and compression summary of seed 002:
+// "data set: 12 tables, data 1.2 GiB + index 300 MiB = 1.5 GiB on disk;
+// generated 1.4 GiB raw: 0.93x (107 %)". The raw part is left out when
+// RawBytes is unknown.
+func SizeLine(s *results.DBSize) string {
+	line := fmt.Sprintf("data set: %d table(s), data %s + index %s = %s on disk",
+		len(s.Tables), Bytes(s.DataBytes), Bytes(s.IndexBytes), Bytes(s.TotalBytes))
+	if s.RawBytes > 0 && s.TotalBytes > 0 {
+		line += fmt.Sprintf("; generated %s raw: compression %.2fx (on-disk size %.1f%% of raw)",
+			Bytes(s.RawBytes), float64(s.RawBytes)/float64(s.TotalBytes), 100*float64(s.TotalBytes)/float64(s.RawBytes))
+	}
+	return line
+}
+
+// Bytes formats a byte count with binary units ("1.5 GiB").
+func Bytes(n int64) string {
+	v := float64(n)
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if math.Abs(v) < 1024 || u == "TiB" {
+			if u == "B" {
+				return fmt.Sprintf("%d B", n)
+			}
+			return fmt.Sprintf("%.1f %s", v, u)
+		}
+		v /= 1024
+	}
+	return ""
+}

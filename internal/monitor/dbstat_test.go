@@ -1,0 +1,127 @@
+package monitor
+
+import (
+	"strconv"
+
+	"benchpress/internal/results"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"benchpress/internal/target"
+	"benchpress/internal/testdb"
+)
+
+func TestDBFiguresOf(t *testing.T) {
+	my := func(v map[string]float64) DBReading { return DBReading{Kind: target.MySQL, Values: v} }
+	tests := []struct {
+		name  string
+		a, b  DBReading
+		cc    CommitCheck
+		check string
+	}{
+		{"agree", my(map[string]float64{"Com_commit": 100}), my(map[string]float64{"Com_commit": 1100, "Threads_running": 9}),
+			CommitCheck{ToolCommits: 996, Comparable: true, Slack: 8}, "agree"},
+		{"server saw more", my(map[string]float64{"Com_commit": 0}), my(map[string]float64{"Com_commit": 5000}),
+			CommitCheck{ToolCommits: 1000, Comparable: true, Slack: 8}, "disagree"},
+		{"tool counted more", DBReading{Kind: target.Postgres, Values: map[string]float64{"xact_commit": 0}},
+			DBReading{Kind: target.Postgres, Values: map[string]float64{"xact_commit": 500}},
+			CommitCheck{ToolCommits: 1000, Comparable: true, Slack: 8}, "disagree"},
+		{"autocommit", my(map[string]float64{"Com_commit": 0}), my(map[string]float64{"Com_commit": 3}),
+			CommitCheck{ToolCommits: 1000, Comparable: false}, "n/a"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := DBFiguresOf(tc.a, tc.b, tc.cc)
+			if f.CommitCheck != tc.check {
+				t.Errorf("check = %s (%s), want %s", f.CommitCheck, f.CommitNote, tc.check)
+			}
+		})
+	}
+	f := DBFiguresOf(my(map[string]float64{"Com_commit": 100, "Threads_running": 2}), my(map[string]float64{"Com_commit": 1100, "Threads_running": 9}), CommitCheck{})
+	if f.Counters["Com_commit"] != 1000 || f.Gauges["Threads_running"] != 9 || f.ServerCommits != 1000 {
+		t.Errorf("figures = %+v", f)
+	}
+}
+
+func TestSizeLine(t *testing.T) {
+	s := DBSizeForTest(3<<30, 1<<30, 6<<30)
+	got := SizeLine(s)
+	want := "data set: 1 table(s), data 3.0 GiB + index 1.0 GiB = 4.0 GiB on disk; generated 6.0 GiB raw: compression 1.50x (on-disk size 66.7% of raw)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestDBCountersLive reads the counters and sizes of the real servers
+// around a burst of commits made on a table of this test.
+func TestDBCountersLive(t *testing.T) {
+	ctx := context.Background()
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "monitor")
+			_, conn := testdb.Connect(t, tg, target.Options{})
+			if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS watch_t"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, "CREATE TABLE watch_t (id INT PRIMARY KEY, v VARCHAR(100))"); err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Exec(ctx, "DROP TABLE watch_t") //nolint:errcheck
+			a, err := ReadDBCounters(ctx, conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 50
+			for i := 0; i < n; i++ {
+				if err := conn.Begin(ctx, true); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := conn.Exec(ctx, "INSERT INTO watch_t VALUES ("+itoa(i)+", 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')"); err != nil {
+					t.Fatal(err)
+				}
+				if err := conn.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if kind == target.Postgres {
+				time.Sleep(1200 * time.Millisecond) // backends flush statistics at most once a second
+			}
+			b, err := ReadDBCounters(ctx, conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Slack 10: on PostgreSQL every statement of this session is a
+			// transaction too (the DDL above, flushed late, and the counter
+			// queries themselves).
+			f := DBFiguresOf(a, b, CommitCheck{ToolCommits: n, Comparable: true, Slack: 10})
+			// MySQL's counters are server-wide: other tests may add commits,
+			// never remove ours.
+			if f.ServerCommits < n || (kind == target.Postgres && f.CommitCheck != "agree") {
+				t.Errorf("%s: %s (%+v)", kind, f.CommitNote, f.Counters)
+			}
+			size, err := ReadDBSize(ctx, conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, tb := range size.Tables {
+				if tb.Name == "watch_t" {
+					found = tb.DataBytes > 0
+				}
+			}
+			if !found || size.TotalBytes <= 0 || !strings.Contains(SizeLine(size), "on disk") {
+				t.Errorf("size = %+v", size)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// DBSizeForTest is one table of data and index bytes with raw bytes.
+func DBSizeForTest(data, index, raw int64) *results.DBSize {
+	return &results.DBSize{Tables: []results.TableSize{{Name: "t", DataBytes: data, IndexBytes: index}},
+		DataBytes: data, IndexBytes: index, TotalBytes: data + index, RawBytes: raw}
+}
