@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"benchpress/internal/metrics"
 )
 
 // Config controls one run.
@@ -35,6 +37,11 @@ type Config struct {
 	OnReport func(Report)
 	// OnPhase is called when the phase changes (warm-up ends, run ends).
 	OnPhase func(phase string)
+	// OnTick receives every one-second interval snapshot on the ticker
+	// goroutine (never on a terminal's path); the snapshot is valid only
+	// during the call. measured tells whether the window was open.
+	// It feeds live exporters such as --metrics-addr.
+	OnTick func(s *metrics.Snapshot, measured bool)
 }
 
 // Validate returns every problem with the configuration at once.

@@ -171,6 +171,9 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		s := reg.Tick()
 		res.Series = append(res.Series, Tick{T: time.Since(res.Started).Seconds(), Measured: measured, Ops: summarizeTick(s)})
 		rep.add(s)
+		if cfg.OnTick != nil {
+			cfg.OnTick(s, measured)
+		}
 	}
 	// finish closes the window: no new transactions start; those in flight
 	// complete (up to the grace period) and are counted in the phase they

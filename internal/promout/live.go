@@ -1,0 +1,124 @@
+// Package promout serves a run's live figures in the Prometheus text format
+// (`--metrics-addr 127.0.0.1:PORT`): per-operation counts and rates,
+// latency quantiles from the HDR histograms over a sliding window, errors
+// by class, terminals, phase, and the inputs of the run's verdict (success
+// ratio, the driver's own CPU through the process collector). It is fed
+// once a second from the runner's ticker ([Live.Tick]), never from a
+// terminal, and renders only when scraped.
+package promout
+
+import (
+	"math"
+	"sync"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+)
+
+// WindowTicks is the length of the sliding window, in one-second ticks, over
+// which latency quantiles and the success ratio are computed.
+const WindowTicks = 10
+
+// opKey names one operation of one workload (a sweep runs several).
+type opKey struct{ workload, op string }
+
+// opState is one operation's live figures.
+type opState struct {
+	ok, rollback, retries int64
+	errs                  [target.NumClasses]int64
+	lastRate              float64 // completed per second in the last tick
+	ring                  [WindowTicks]*hdr.Histogram
+	ringOK, ringErr       [WindowTicks]int64
+}
+
+// Live holds the figures of the current run for the exporter. Its methods
+// are safe for concurrent use; Tick is cheap (one histogram merge per op).
+type Live struct {
+	mu        sync.Mutex
+	workload  string
+	ops       []string
+	terminals int
+	phase     string
+	slot      int
+	state     map[opKey]*opState
+	runs      int64
+}
+
+// NewLive returns an empty Live.
+func NewLive() *Live { return &Live{state: map[opKey]*opState{}, phase: "idle"} }
+
+// Begin announces a run (or sweep step): its workload name, operation names
+// and terminal count. Counters of earlier runs are kept (Prometheus
+// counters only grow); the latency window starts empty.
+func (l *Live) Begin(workload string, ops []string, terminals int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.workload, l.ops, l.terminals, l.phase = workload, append([]string(nil), ops...), terminals, "warmup"
+	l.runs++
+	for _, op := range ops {
+		st := l.op(op)
+		for i := range st.ring {
+			if st.ring[i] != nil {
+				st.ring[i].Reset()
+			}
+			st.ringOK[i], st.ringErr[i] = 0, 0
+		}
+		st.lastRate = 0
+	}
+}
+
+// End marks the run finished (phase "done", terminals 0).
+func (l *Live) End() {
+	l.mu.Lock()
+	l.phase, l.terminals = "done", 0
+	l.mu.Unlock()
+}
+
+func (l *Live) op(name string) *opState {
+	k := opKey{l.workload, name}
+	st := l.state[k]
+	if st == nil {
+		st = &opState{}
+		l.state[k] = st
+	}
+	return st
+}
+
+// Tick adds one one-second interval snapshot (runner.Config.OnTick). s is
+// read during the call only.
+func (l *Live) Tick(s *metrics.Snapshot, measured bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if measured {
+		l.phase = "measure"
+	}
+	l.slot = (l.slot + 1) % WindowTicks
+	for i, name := range l.ops {
+		if i >= len(s.Counts) {
+			break
+		}
+		st := l.op(name)
+		c := s.Counts[i]
+		st.ok += c.OK
+		st.rollback += c.Rollback
+		st.retries += c.Retries
+		for cl := range c.Errs {
+			st.errs[cl] += c.Errs[cl]
+		}
+		st.lastRate = float64(c.OK + c.Rollback)
+		st.ringOK[l.slot], st.ringErr[l.slot] = c.OK+c.Rollback, c.Errors()
+		h := st.ring[l.slot]
+		if h == nil {
+			h = metrics.NewHistogram()
+			st.ring[l.slot] = h
+		}
+		h.Reset()
+		if src := s.OKHist[i]; src != nil {
+			h.Merge(src)
+		}
+	}
+}
+
+func nan() float64 { return math.NaN() }
