@@ -151,6 +151,9 @@ func caseSection(d *Doc, c *Case) error {
 		d.h(3, fmt.Sprintf("Transaction mix at peak (concurrency %d)", p.Concurrency))
 		d.table(opsTable(p.Run))
 	}
+	if err := watchSection(d, c); err != nil {
+		return err
+	}
 	if t, failed := checksTable(c); len(t.Rows) > 0 {
 		d.h(3, "Consistency and response-time checks")
 		d.table(t)

@@ -34,6 +34,23 @@ type series struct {
 // lineChart draws series on one chart and returns its SVG. logX uses a log
 // axis with a tick at each ladder value when the x range spans >= 16x.
 func lineChart(title, xLabel, yLabel string, ss []series, ladder []int, shade [2]float64) ([]byte, error) {
+	p, err := linePlot(title, xLabel, yLabel, ss, ladder, shade)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w, err := p.WriterTo(9*vg.Inch, 4*vg.Inch, "svg")
+	if err != nil {
+		return nil, fmt.Errorf("chart %q: %w", title, err)
+	}
+	if _, err := w.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("chart %q: %w", title, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// linePlot builds the plot lineChart renders.
+func linePlot(title, xLabel, yLabel string, ss []series, ladder []int, shade [2]float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(13)
@@ -94,15 +111,7 @@ func lineChart(title, xLabel, yLabel string, ss []series, ladder []int, shade [2
 		p.X.Min, p.X.Max = float64(ladder[0])/1.3, float64(ladder[len(ladder)-1])*1.3
 	}
 	p.Y.Tick.Marker = humanTicks{}
-	var buf bytes.Buffer
-	w, err := p.WriterTo(9*vg.Inch, 4*vg.Inch, "svg")
-	if err != nil {
-		return nil, fmt.Errorf("chart %q: %w", title, err)
-	}
-	if _, err := w.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("chart %q: %w", title, err)
-	}
-	return buf.Bytes(), nil
+	return p, nil
 }
 
 // ladderTicks labels each ladder value, skipping values too close to the

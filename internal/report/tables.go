@@ -21,6 +21,9 @@ func stepNotes(c *Case, s *Step) string {
 	if s.Run.Driver != nil && s.Run.Driver.DriverBound {
 		n = append(n, "driver-bound")
 	}
+	if b := stepBottleneck(s); b != "" {
+		n = append(n, b)
+	}
 	if s == c.Peak() {
 		n = append(n, "peak")
 	}

@@ -1,0 +1,312 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"benchpress/internal/monitor"
+	"benchpress/internal/results"
+)
+
+// BusyRule is the seeds' rule of thumb: a host or process above 80 % of its
+// CPU is the likely bottleneck.
+const BusyRule = 80.0
+
+// watched reports whether any step of c carries watch data; when none does
+// the host, process and database sections are left out (absent, not zero).
+func watched(c *Case) bool {
+	for _, s := range c.Steps {
+		if s.Run.Watch != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// watchSection adds, for a case whose steps were watched, the seed 000 host
+// table, seed 001's process CPU and TPS-per-CPU table, the database
+// counters and commit check, the data set size line, the bottlenecks and
+// the throughput-with-CPU and throughput-with-network charts.
+func watchSection(d *Doc, c *Case) error {
+	if !watched(c) {
+		return nil
+	}
+	d.h(3, "Servers per step")
+	d.table(hostTable(c))
+	d.p("CPU % is the share of all the host's cores (100 = every core busy), the mean over the measurement window; user/sys/iowait split it. " +
+		"NIC figures sum every interface but loopback; disk figures sum every whole disk, util is the busiest device's busy share.")
+	for _, s := range c.Steps {
+		for _, n := range s.Run.Notes {
+			d.note(true, fmt.Sprintf("Step %d: %s", s.Concurrency, n))
+		}
+	}
+	if t := processTable(c); len(t.Rows) > 0 {
+		d.h(3, "Processes per step")
+		d.table(t)
+		d.p("CPU % is of one core (top's convention: 200 % = two cores busy). TPS per CPU core = step TPS / (process CPU % / 100), as in the seed's tps/cpu column.")
+	}
+	if t, notes := dbTable(c); len(t.Rows) > 0 {
+		d.h(3, "Database counters per step")
+		d.table(t)
+		for _, n := range notes {
+			d.note(true, n)
+		}
+	}
+	if line := sizeLine(c); line != "" {
+		d.p(line)
+	}
+	if b := bottlenecks(c); len(b) > 0 {
+		d.h(3, "Bottlenecks")
+		d.add(List{Items: b})
+	}
+	for _, mk := range []func(*Case) (Chart, bool, error){cpuChart, netChart} {
+		ch, ok, err := mk(c)
+		if err != nil {
+			return err
+		}
+		if ok {
+			d.add(ch)
+		}
+	}
+	return nil
+}
+
+// kbps formats bytes/s as KB/s (1 KB = 1024 B, the seeds' KB/S).
+func kbps(bps float64) string { return fmt.Sprintf("%.0f", bps/1024) }
+
+// hasLoopback reports whether any host of c saw loopback traffic.
+func hasLoopback(c *Case) bool {
+	for _, s := range c.Steps {
+		if s.Run.Watch == nil {
+			continue
+		}
+		for _, h := range s.Run.Watch.Hosts {
+			if h.LoopbackRxBps > 0 || h.LoopbackTxBps > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hostTable is seed 000's "hardware use per server" table: one row per
+// step and host.
+func hostTable(c *Case) Table {
+	lo := hasLoopback(c)
+	t := Table{Header: []string{"Concurrency", "Host", "Role", "CPU %", "user/sys/iowait %", "NIC rx KB/s", "NIC tx KB/s"}}
+	if lo {
+		t.Header = append(t.Header, "Loopback rx KB/s", "Loopback tx KB/s")
+	}
+	t.Header = append(t.Header, "Disk read KB/s", "Disk write KB/s", "Disk util %", "Memory used", "Notes")
+	t.Align = "rll" + strings.Repeat("r", len(t.Header)-4) + "l"
+	for _, s := range c.Steps {
+		if s.Run.Watch == nil {
+			continue
+		}
+		for i, h := range s.Run.Watch.Hosts {
+			step := fmt.Sprint(s.Concurrency)
+			if i > 0 {
+				step = ""
+			}
+			if h.Samples == 0 {
+				row := []string{step, h.Name, h.Role}
+				for len(row) < len(t.Header)-1 {
+					row = append(row, "-")
+				}
+				t.Rows = append(t.Rows, append(row, "no figures: "+firstLine(h.Error)))
+				continue
+			}
+			row := []string{step, h.Name, h.Role, fmt.Sprintf("%.1f", h.CPUPct),
+				fmt.Sprintf("%.1f/%.1f/%.1f", h.UserPct, h.SysPct, h.IowaitPct), kbps(h.NetRxBps), kbps(h.NetTxBps)}
+			if lo {
+				row = append(row, kbps(h.LoopbackRxBps), kbps(h.LoopbackTxBps))
+			}
+			mem := "-"
+			if h.MemTotalBytes > 0 {
+				mem = fmt.Sprintf("%s of %s", monitor.Bytes(int64(h.MemUsedBytes)), monitor.Bytes(int64(h.MemTotalBytes)))
+			}
+			var notes []string
+			if len(h.Gaps) > 0 {
+				notes = append(notes, gapText(h.Gaps))
+			}
+			if h.CPUPct > BusyRule {
+				notes = append(notes, "CPU above 80 %")
+			}
+			row = append(row, kbps(h.DiskReadBps), kbps(h.DiskWriteBps), fmt.Sprintf("%.1f", h.DiskUtilPct), mem, strings.Join(notes, "; "))
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// gapText describes the gaps of a host: "no answer 12-18 s".
+func gapText(gaps []results.Gap) string {
+	parts := make([]string, len(gaps))
+	for i, g := range gaps {
+		parts[i] = fmt.Sprintf("%.0f-%.0f s", g.FromS, g.ToS)
+	}
+	return "no answer " + strings.Join(parts, ", ")
+}
+
+// hostCores is the core count of the named host in a step (0 if unknown).
+func hostCores(w *results.Watch, host string) int {
+	for _, h := range w.Hosts {
+		if h.Name == host {
+			return h.Cores
+		}
+	}
+	return 0
+}
+
+// processTable is seed 001's cpu and tps/cpu columns, per step and process.
+func processTable(c *Case) Table {
+	t := Table{Header: []string{"Concurrency", "Host", "Process", "Procs", "CPU %", "Share of host %", "RSS", "TPS", "TPS per CPU core"}, Align: "rllrrrrrr"}
+	for _, s := range c.Steps {
+		if s.Run.Watch == nil || !s.ok() {
+			continue
+		}
+		first := true
+		for _, p := range s.Run.Watch.Processes {
+			if p.CPUCores <= 0 && p.Procs == 0 {
+				continue
+			}
+			step := ""
+			if first {
+				step = fmt.Sprint(s.Concurrency)
+				first = false
+			}
+			share := "-"
+			if n := hostCores(s.Run.Watch, p.Host); n > 0 {
+				share = fmt.Sprintf("%.1f", p.CPUCores/float64(n)*100)
+			}
+			perCPU := "-"
+			if p.CPUCores > 0 {
+				perCPU = f2(s.Run.Summary.TPS / p.CPUCores)
+			}
+			t.Rows = append(t.Rows, []string{step, p.Host, p.Name, fmt.Sprint(p.Procs), fmt.Sprintf("%.1f", p.CPUCores*100), share,
+				monitor.Bytes(int64(p.RSSBytes)), f2(s.Run.Summary.TPS), perCPU})
+		}
+	}
+	return t
+}
+
+// dbCounterCols are the per-second server counters shown, per server kind.
+var dbCounterCols = map[string][]string{
+	"mysql":    {"Questions", "Com_commit", "Com_rollback", "Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_data_written"},
+	"postgres": {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_fetched", "tup_inserted", "tup_updated"},
+}
+
+// dbTable lists the server's counters per second per step and the commit
+// check; notes are the disagreements.
+func dbTable(c *Case) (Table, []string) {
+	var kind string
+	for _, s := range c.Steps {
+		if s.Run.Watch != nil && s.Run.Watch.Database != nil && s.Run.Watch.Database.Error == "" {
+			kind = s.Run.Watch.Database.Kind
+			break
+		}
+	}
+	cols := dbCounterCols[kind]
+	if len(cols) == 0 {
+		return Table{}, nil
+	}
+	t := Table{Header: append(append([]string{"Concurrency"}, suffix(cols, "/s")...), "Server commits", "Tool commits", "Commit check"),
+		Align: strings.Repeat("r", len(cols)+3) + "l"}
+	var notes []string
+	for _, s := range c.Steps {
+		w := s.Run.Watch
+		if w == nil || w.Database == nil || !s.ok() || s.Run.Summary.DurationS <= 0 {
+			continue
+		}
+		db := w.Database
+		row := []string{fmt.Sprint(s.Concurrency)}
+		for _, k := range cols {
+			if v, ok := db.Counters[k]; ok {
+				row = append(row, f2(v/s.Run.Summary.DurationS))
+			} else {
+				row = append(row, "-")
+			}
+		}
+		check := db.CommitCheck
+		if check == "disagree" {
+			check = "**DISAGREE**"
+			notes = append(notes, fmt.Sprintf("Step %d: %s", s.Concurrency, db.CommitNote))
+		}
+		t.Rows = append(t.Rows, append(row, fmt.Sprint(db.ServerCommits), fmt.Sprint(db.ToolCommits), check))
+	}
+	return t, notes
+}
+
+func suffix(ss []string, sfx string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s + sfx
+	}
+	return out
+}
+
+// sizeLine is seed 002's size/compression line for the data set, from the
+// first step that measured it.
+func sizeLine(c *Case) string {
+	for _, s := range c.Steps {
+		if w := s.Run.Watch; w != nil && w.Database != nil && w.Database.Size != nil {
+			return fmt.Sprintf("Data set (measured after step %d): %s.", s.Concurrency, monitor.SizeLine(w.Database.Size))
+		}
+	}
+	return ""
+}
+
+// bottlenecks names, per step, the hosts and processes above the 80 % rule
+// and a driver-bound load generator.
+func bottlenecks(c *Case) []string {
+	var out []string
+	for _, s := range c.Steps {
+		var b []string
+		if w := s.Run.Watch; w != nil && s.ok() {
+			for _, h := range w.Hosts {
+				if h.CPUPct > BusyRule {
+					b = append(b, fmt.Sprintf("host %s (%s) CPU %.0f %%", h.Name, h.Role, h.CPUPct))
+				}
+			}
+			procs := append([]results.WatchedProcess(nil), w.Processes...)
+			sort.SliceStable(procs, func(i, j int) bool { return procs[i].CPUCores > procs[j].CPUCores })
+			for _, p := range procs {
+				n := hostCores(w, p.Host)
+				if n > 0 && p.CPUCores/float64(n)*100 > BusyRule {
+					b = append(b, fmt.Sprintf("process %s on %s at %.2f of %d cores (%.0f %%)", p.Name, p.Host, p.CPUCores, n, p.CPUCores/float64(n)*100))
+				}
+			}
+		}
+		if s.Run.Driver != nil && s.Run.Driver.DriverBound {
+			b = append(b, "the load generator (driver-bound)")
+		}
+		if len(b) > 0 {
+			out = append(out, fmt.Sprintf("Step %d: %s", s.Concurrency, strings.Join(b, "; ")))
+		}
+	}
+	return out
+}
+
+// stepBottleneck is the short step-table note: "bottleneck: host db".
+func stepBottleneck(s *Step) string {
+	w := s.Run.Watch
+	if w == nil || !s.ok() {
+		return ""
+	}
+	var names []string
+	for _, h := range w.Hosts {
+		if h.CPUPct > BusyRule {
+			names = append(names, h.Name)
+		}
+	}
+	for _, p := range w.Processes {
+		if n := hostCores(w, p.Host); n > 0 && p.CPUCores/float64(n)*100 > BusyRule {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "bottleneck: " + strings.Join(names, ", ") + " CPU"
+}
