@@ -20,6 +20,9 @@ type App struct {
 	// MySQLClient is the default of --mysql-client ("" = mywire);
 	// cmd/benchpress reads it from BENCHPRESS_MYSQL_CLIENT.
 	MySQLClient string
+	// watch holds the watching flags (--watch, --metrics-addr...; see
+	// addWatchFlags), set by NewRoot.
+	watch *watchOpts
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }

@@ -51,8 +51,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			}
 		}
 	}
+	watch := startRunWatch(ctx, app, spec)
+	watch.hook(&cfg)
+	cfg.OnPhase = watchPhases(ctx, watch, cfg.OnPhase)
 	if cfg.Warmup == 0 {
 		startAcct()
+		watch.measure(ctx)
 	}
 	started := time.Now()
 	if !spec.Quiet {
@@ -60,12 +64,14 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
+		watch.finish(ctx, &results.Run{}, started, started)
 		return nil, err
 	}
 	run := assemble(app, spec, res, started)
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
 	}
+	watch.finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	if ctx.Err() != nil || res.Interrupted {
 		run.Status = "interrupted"
 		return run, ErrInterrupted

@@ -38,6 +38,7 @@ Start with:
 	)
 	groupCommand(root)
 	addProfileFlag(root)
+	addWatchFlags(root, app)
 	return root
 }
 

@@ -51,6 +51,8 @@ A plan file:
       overrides: {ladder: [64, 256]}
   compare:
     - [T1-1, T1-2]                                  # or {name: proxy-overhead, base: T1-1, other: T1-2}
+  hosts:                      # watched in every step besides the load machine
+    db-1: {role: storage, url: [http://10.0.0.5:9100/metrics, http://10.0.0.5:9256/metrics]}
 
 Passwords come from the environment: ${BENCH_PW} inside a URL or password_env.
 The plan is checked with the run commands' own rules (workloads, option names
@@ -75,6 +77,7 @@ finished step (and the interrupted one); --resume skips steps already ok.`,
 			for _, w := range plan.Warnings {
 				fmt.Fprintln(app.Err, "warning:", w)
 			}
+			app.watch.planHosts = plan.Hosts
 			if dryRun {
 				sweep.PrintDryRun(app.Out, plan)
 				return nil

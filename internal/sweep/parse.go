@@ -81,7 +81,7 @@ func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
-var topKeys = map[string]bool{"name": true, "description": true, "targets": true, "defaults": true, "ladder": true, "cases": true, "compare": true}
+var topKeys = map[string]bool{"name": true, "description": true, "targets": true, "defaults": true, "ladder": true, "cases": true, "compare": true, "hosts": true}
 
 func (p *parser) top(n *yaml.Node) {
 	seen := map[string]bool{}
@@ -106,6 +106,8 @@ func (p *parser) top(n *yaml.Node) {
 			casesNode = v
 		case "compare":
 			compareNode = v
+		case "hosts":
+			p.hosts(v)
 		default:
 			p.add(k.Line, "unknown key %q (known: %s)", k.Value, knownList(topKeys))
 		}

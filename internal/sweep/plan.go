@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"benchpress/internal/monitor"
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
@@ -29,6 +30,8 @@ type Plan struct {
 	Ladder   []int
 	Cases    []Case
 	Compare  []Comparison
+	// Hosts are watched during every step besides the load machine.
+	Hosts []monitor.HostSpec
 	// Warnings are non-fatal findings (e.g. an inline password).
 	Warnings []string
 }

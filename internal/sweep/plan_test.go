@@ -137,7 +137,7 @@ func TestPlanProblems(t *testing.T) {
 		want []string
 	}{
 		{"unknown top-level key", strings.Replace(minimalPlan, "name: poc", "name: poc\nladdr: [1]", 1), []string{
-			`p.yaml:2: unknown key "laddr" (known: cases, compare, defaults, description, ladder, name, targets)`,
+			`p.yaml:2: unknown key "laddr" (known: cases, compare, defaults, description, hosts, ladder, name, targets)`,
 		}},
 		{"unknown target, duplicate case, bad compare", `name: x
 targets:

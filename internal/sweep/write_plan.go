@@ -33,6 +33,9 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 		add(targets, n, scalar(Redact(p.Targets[n].URL)))
 	}
 	add(m, "targets", targets)
+	if hn := marshalHosts(p.Hosts); hn != nil {
+		add(m, "hosts", hn)
+	}
 	cases := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, rc := range p.ResolvedCases() {
 		c := &yaml.Node{Kind: yaml.MappingNode}
