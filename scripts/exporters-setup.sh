@@ -69,11 +69,28 @@ wait_up() {
   return 1
 }
 
-if ! up "$NODE_ADDR"; then
-  log "starting node_exporter on $NODE_ADDR"
-  (cd / && nohup $NODE_BIN --web.listen-address="$NODE_ADDR" >"$STATE/node_exporter.log" 2>&1 &)
-  wait_up "$NODE_ADDR" node_exporter
-fi
+# start_exporter NAME ADDR CMD...: start CMD in the background unless an
+# instance this script started with the same command line already answers;
+# one started with other arguments is stopped first (by its recorded pid).
+start_exporter() {
+  local name=$1 addr=$2; shift 2
+  local args="$*"
+  if [ -f "$STATE/$name.pid" ] && [ "$(cat "$STATE/$name.args" 2>/dev/null)" != "$args" ]; then
+    log "restarting $name with new arguments"
+    kill "$(cat "$STATE/$name.pid")" 2>/dev/null || true
+    rm -f "$STATE/$name.pid"
+    for _ in $(seq 1 20); do up "$addr" || break; sleep 0.25; done
+  fi
+  up "$addr" && return 0
+  log "starting $name on $addr"
+  (cd / && nohup "$@" >"$STATE/$name.log" 2>&1 & echo $! >"$STATE/$name.pid")
+  echo "$args" >"$STATE/$name.args"
+  wait_up "$addr" "$name"
+}
+
+# Loopback is kept (node_exporter leaves lo out by default): with the
+# database on the load machine, the benchmark's traffic runs over it.
+start_exporter node_exporter "$NODE_ADDR" $NODE_BIN --web.listen-address="$NODE_ADDR" --collector.netdev.device-exclude='^$'
 
 cat >"$STATE/process-exporter.yml" <<'YML'
 process_names:
@@ -85,10 +102,5 @@ process_names:
       - java
       - benchpress
 YML
-if ! up "$PROC_ADDR"; then
-  log "starting process-exporter on $PROC_ADDR"
-  (cd / && nohup $PROC_BIN -web.listen-address="$PROC_ADDR" -config.path "$STATE/process-exporter.yml" \
-    >"$STATE/process-exporter.log" 2>&1 &)
-  wait_up "$PROC_ADDR" process-exporter
-fi
+start_exporter process-exporter "$PROC_ADDR" $PROC_BIN -web.listen-address="$PROC_ADDR" -config.path "$STATE/process-exporter.yml"
 log "node_exporter http://$NODE_ADDR/metrics, process-exporter http://$PROC_ADDR/metrics"

@@ -2,7 +2,9 @@
 # scripts/test.sh — the whole benchpress test suite on a fresh Debian machine.
 #
 #   1. installs (when missing) and starts MariaDB and PostgreSQL on 127.0.0.1
-#      (scripts/db-setup.sh) and Chromium for the HTML report test;
+#      (scripts/db-setup.sh), Prometheus node_exporter and process-exporter
+#      on 127.0.0.1:9100 and :9256 (scripts/exporters-setup.sh) and Chromium
+#      for the HTML report test;
 #   2. installs staticcheck with `go install`;
 #   3. runs the gofmt check, go vet, staticcheck;
 #   4. runs `go test ./...` with BP_REQUIRE_DBS=1, so integration tests on
@@ -29,6 +31,7 @@ setup_chromium() {
 }
 
 step "databases (MariaDB, PostgreSQL)" bash scripts/db-setup.sh
+step "exporters (node_exporter, process-exporter)" bash scripts/exporters-setup.sh
 step "chromium" setup_chromium
 step "staticcheck install" go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
 

@@ -24,7 +24,8 @@ type DBReading struct {
 var (
 	mysqlStatus = []string{"Com_commit", "Com_rollback", "Com_select", "Com_insert", "Com_update", "Com_delete",
 		"Com_stmt_execute", "Questions", "Queries", "Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated",
-		"Innodb_rows_deleted", "Innodb_data_reads", "Innodb_data_writes", "Innodb_data_read", "Innodb_data_written",
+		"Innodb_rows_deleted", "Handler_read_key", "Handler_read_next", "Handler_read_rnd_next", "Handler_write",
+		"Handler_update", "Handler_delete", "Handler_commit", "Handler_rollback", "Innodb_data_reads", "Innodb_data_writes", "Innodb_data_read", "Innodb_data_written",
 		"Innodb_buffer_pool_read_requests", "Innodb_buffer_pool_reads", "Innodb_row_lock_waits", "Innodb_deadlocks",
 		"Bytes_received", "Bytes_sent", "Threads_running", "Threads_connected"}
 	mysqlGauges = map[string]bool{"Threads_running": true, "Threads_connected": true}

@@ -159,6 +159,10 @@ func hostCores(w *results.Watch, host string) int {
 	return 0
 }
 
+// minPerCPUCores is the least process CPU (in cores) for which TPS per CPU
+// core is shown: below 5 % of a core the ratio is noise, not a cost.
+const minPerCPUCores = 0.05
+
 // processTable is seed 001's cpu and tps/cpu columns, per step and process.
 func processTable(c *Case) Table {
 	t := Table{Header: []string{"Concurrency", "Host", "Process", "Procs", "CPU %", "Share of host %", "RSS", "TPS", "TPS per CPU core"}, Align: "rllrrrrrr"}
@@ -181,7 +185,7 @@ func processTable(c *Case) Table {
 				share = fmt.Sprintf("%.1f", p.CPUCores/float64(n)*100)
 			}
 			perCPU := "-"
-			if p.CPUCores > 0 {
+			if p.CPUCores >= minPerCPUCores {
 				perCPU = f2(s.Run.Summary.TPS / p.CPUCores)
 			}
 			t.Rows = append(t.Rows, []string{step, p.Host, p.Name, fmt.Sprint(p.Procs), fmt.Sprintf("%.1f", p.CPUCores*100), share,
@@ -191,10 +195,29 @@ func processTable(c *Case) Table {
 	return t
 }
 
-// dbCounterCols are the per-second server counters shown, per server kind.
+// dbCounterCols are the per-second server counters shown, per server kind,
+// when the server has them (MariaDB has no Innodb_rows_*; Handler_* is
+// common to MySQL and MariaDB).
 var dbCounterCols = map[string][]string{
-	"mysql":    {"Questions", "Com_commit", "Com_rollback", "Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_data_written"},
+	"mysql": {"Questions", "Com_commit", "Com_rollback", "Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated",
+		"Handler_read_key", "Handler_write", "Handler_update", "Handler_delete", "Innodb_data_written"},
 	"postgres": {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_fetched", "tup_inserted", "tup_updated"},
+}
+
+// presentCols keeps the counters some step of c has.
+func presentCols(c *Case, cols []string) []string {
+	var out []string
+	for _, k := range cols {
+		for _, s := range c.Steps {
+			if w := s.Run.Watch; w != nil && w.Database != nil {
+				if _, ok := w.Database.Counters[k]; ok {
+					out = append(out, k)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // dbTable lists the server's counters per second per step and the commit
@@ -207,7 +230,7 @@ func dbTable(c *Case) (Table, []string) {
 			break
 		}
 	}
-	cols := dbCounterCols[kind]
+	cols := presentCols(c, dbCounterCols[kind])
 	if len(cols) == 0 {
 		return Table{}, nil
 	}
@@ -251,7 +274,7 @@ func suffix(ss []string, sfx string) []string {
 func sizeLine(c *Case) string {
 	for _, s := range c.Steps {
 		if w := s.Run.Watch; w != nil && w.Database != nil && w.Database.Size != nil {
-			return fmt.Sprintf("Data set (measured after step %d): %s.", s.Concurrency, monitor.SizeLine(w.Database.Size))
+			return fmt.Sprintf("Size after step %d: %s.", s.Concurrency, monitor.SizeLine(w.Database.Size))
 		}
 	}
 	return ""
