@@ -237,8 +237,16 @@ func (w *runWatch) dbFigures(ctx context.Context, run *results.Run) *results.DBF
 	for _, o := range run.Ops {
 		committed += o.Count - o.Rollbacks
 	}
+	// Transactions in flight at each edge fall on either side: one per
+	// terminal. PostgreSQL's backends flush their statistics at most once a
+	// second, so the window-start reading misses up to about a second of
+	// warm-up commits that count later: allow two seconds of throughput.
+	slack := int64(w.spec.Runner.Terminals) + 2
+	if kind == target.Postgres {
+		slack += int64(2 * run.Summary.TPS)
+	}
 	f := monitor.DBFiguresOf(start.r, end, monitor.CommitCheck{
-		ToolCommits: committed, Comparable: commitsComparable(run), Slack: int64(w.spec.Runner.Terminals) + 2,
+		ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack,
 	})
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
 		f.Size = size

@@ -81,7 +81,10 @@ func (f families) each(name string, fn func(m *dto.Metric, v float64)) bool {
 	return true
 }
 
-// scrapeTimeout bounds one scrape: most of the sampling interval, at most 5 s.
+// scrapeTimeout bounds one scrape: the sampling interval, but at least 2 s
+// (a loaded exporter walking /proc can take longer than a short interval;
+// a slow reading only skips ticks, its rates use its own time) and at most
+// 10 s.
 func scrapeTimeout(interval time.Duration) time.Duration {
-	return min(5*time.Second, max(200*time.Millisecond, interval*8/10))
+	return min(10*time.Second, max(2*time.Second, interval))
 }

@@ -41,7 +41,12 @@ func (localSource) read(ctx context.Context) (Counters, error) {
 	if vm, err := mem.VirtualMemoryWithContext(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("memory: %w", err))
 	} else {
-		c.MemUsedBytes, c.MemTotalBytes = vm.Used, vm.Total
+		// Total minus available, as node_exporter's figures give it (gopsutil's
+		// Used also leaves out reclaimable slab, so the two would differ).
+		c.MemTotalBytes = vm.Total
+		if vm.Available <= vm.Total {
+			c.MemUsedBytes = vm.Total - vm.Available
+		}
 	}
 	if ns, err := net.IOCountersWithContext(ctx, true); err != nil {
 		errs = append(errs, fmt.Errorf("network counters: %w", err))

@@ -160,17 +160,38 @@ func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
 	}
 	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout(cfg.Interval))
 	defer cancel()
+	// The pages are fetched at once; each reading is stamped with the middle
+	// of its request, the best guess of when the exporter read the host.
+	type page struct {
+		fams families
+		at   time.Time
+		err  error
+	}
+	pages := make([]page, len(hw.spec.URLs))
+	var wg sync.WaitGroup
+	for i, u := range hw.spec.URLs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			fams, err := scrape(ctx, cfg.Client, u)
+			pages[i] = page{fams: fams, at: t0.Add(time.Since(t0) / 2), err: err}
+		}()
+	}
+	wg.Wait()
 	r := reading{at: time.Now()}
-	for _, u := range hw.spec.URLs {
-		fams, err := scrape(ctx, cfg.Client, u)
-		if err != nil {
-			return reading{at: r.at, err: err}
+	for _, p := range pages {
+		if p.err != nil {
+			return reading{at: r.at, err: p.err}
 		}
-		if c, err := nodeCounters(fams); err == nil {
-			c.At = r.at
+	}
+	for _, p := range pages {
+		if c, err := nodeCounters(p.fams); err == nil {
+			c.At = p.at
 			r.counters = &c
+			r.at = p.at
 		}
-		if g, ok := procCounters(fams); ok {
+		if g, ok := procCounters(p.fams); ok {
 			r.procs = g
 		}
 	}
