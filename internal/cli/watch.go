@@ -249,7 +249,7 @@ func (w *runWatch) dbFigures(ctx context.Context, run *results.Run) *results.DBF
 		ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack,
 	})
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
-		f.Size = size
+		f.Size = withRaw(ctx, w.admin, size)
 	}
 	return f
 }

@@ -46,12 +46,11 @@ func watchSection(d *Doc, c *Case) error {
 		d.table(t)
 		d.p("CPU % is of one core (top's convention: 200 % = two cores busy). TPS per CPU core = step TPS / (process CPU % / 100), as in the seed's tps/cpu column.")
 	}
-	if t, notes := dbTable(c); len(t.Rows) > 0 {
+	if t := dbTable(c); len(t.Rows) > 0 {
 		d.h(3, "Database counters per step")
 		d.table(t)
-		for _, n := range notes {
-			d.note(true, n)
-		}
+		d.p("Server counters per second over the window (MySQL/MariaDB: SHOW GLOBAL STATUS, server-wide; PostgreSQL: pg_stat_database of the run's database). " +
+			"Commit check: the server's commit counter against the transactions benchpress counted as committed (disagreements are in the step warnings above).")
 	}
 	if line := sizeLine(c); line != "" {
 		d.p(line)
@@ -221,8 +220,8 @@ func presentCols(c *Case, cols []string) []string {
 }
 
 // dbTable lists the server's counters per second per step and the commit
-// check; notes are the disagreements.
-func dbTable(c *Case) (Table, []string) {
+// check.
+func dbTable(c *Case) Table {
 	var kind string
 	for _, s := range c.Steps {
 		if s.Run.Watch != nil && s.Run.Watch.Database != nil && s.Run.Watch.Database.Error == "" {
@@ -232,11 +231,10 @@ func dbTable(c *Case) (Table, []string) {
 	}
 	cols := presentCols(c, dbCounterCols[kind])
 	if len(cols) == 0 {
-		return Table{}, nil
+		return Table{}
 	}
 	t := Table{Header: append(append([]string{"Concurrency"}, suffix(cols, "/s")...), "Server commits", "Tool commits", "Commit check"),
 		Align: strings.Repeat("r", len(cols)+3) + "l"}
-	var notes []string
 	for _, s := range c.Steps {
 		w := s.Run.Watch
 		if w == nil || w.Database == nil || !s.ok() || s.Run.Summary.DurationS <= 0 {
@@ -254,11 +252,10 @@ func dbTable(c *Case) (Table, []string) {
 		check := db.CommitCheck
 		if check == "disagree" {
 			check = "**DISAGREE**"
-			notes = append(notes, fmt.Sprintf("Step %d: %s", s.Concurrency, db.CommitNote))
 		}
 		t.Rows = append(t.Rows, append(row, fmt.Sprint(db.ServerCommits), fmt.Sprint(db.ToolCommits), check))
 	}
-	return t, notes
+	return t
 }
 
 func suffix(ss []string, sfx string) []string {
