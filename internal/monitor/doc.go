@@ -1,28 +1,37 @@
 // Package monitor measures the machines around a benchmark: the driver
 // process's own resource use (self-accounting, [StartSelf]), whether the
 // driver rather than the database may be limiting throughput ([Assess]), a
-// description of the local host ([HostInfo]) and a once-per-interval series
-// of host figures ([Sampler]: CPU %, memory, per-interface network and
-// per-device disk rates).
+// description of the local host ([HostInfo]), the watched hosts and
+// processes of a run ([StartWatch], [Watcher.Summary]), and the database
+// server's own counters and data set size ([ReadDBCounters],
+// [DBFiguresOf], [ReadDBSize], [SizeLine]).
 //
 // Self-accounting reads getrusage(RUSAGE_SELF) and /proc (Linux); on other
 // systems the machine-wide figures are left at zero and [Assess] does not
-// judge. The samplers use github.com/shirou/gopsutil/v4.
+// judge.
 //
-// # Where remote hosts plug in
+// # Host and process sources
 //
-// A [Sampler] does not read the host itself: it asks a counterSource for a
-// [Counters] snapshot (cumulative CPU time, memory in use, per-interface and
-// per-device byte counters) and turns two consecutive snapshots into a
-// [Sample] with the pure function rates. The local source wraps gopsutil.
-// Watching a database server remotely adds a second counterSource in this
-// package that scrapes a node_exporter /metrics endpoint over HTTP, parses it
-// with prometheus/common/expfmt and fills the same Counters from
-// node_cpu_seconds_total (idle and iowait modes as idle, guest modes left
-// out), node_memory_MemTotal_bytes minus node_memory_MemAvailable_bytes,
-// node_network_{receive,transmit}_bytes_total (device label) and
-// node_disk_{read,written}_bytes_total (device label), plus a constructor
-// that takes the endpoint URL. Rates, the lo filter, the device-name filters
-// and the series handling are shared, so local and remote series have the
-// same shape and units.
+// A host is read into [Counters] (cumulative CPU time, memory in use,
+// per-interface and per-device byte counters, per-device busy time) and two
+// consecutive readings become a [Sample] through the pure function rates,
+// whatever the source, so local and remote figures have the same shape and
+// units:
+//
+//   - the local host through gopsutil (CPU, memory as total minus
+//     available, /proc/net/dev, /proc/diskstats) and its named processes
+//     from /proc/<pid>/stat, grouped by command name, with per-pid CPU
+//     accounting so processes that exit never make a group go backwards;
+//   - a remote host through its node_exporter /metrics page, parsed with
+//     prometheus/common/expfmt: node_cpu_seconds_total (idle and iowait
+//     modes as idle, guest left out), node_memory_MemTotal_bytes minus
+//     node_memory_MemAvailable_bytes, node_network_{receive,transmit}_bytes_total,
+//     node_disk_{read,written}_bytes_total and node_disk_io_time_seconds_total;
+//     its processes through process-exporter's namedprocess_namegroup_*.
+//
+// A [Watcher] samples every host on its own goroutine once per interval and
+// never touches the run's hot path. A reading that fails (a host that stops
+// answering) is a gap: the intervals touching it are left out of the means,
+// recorded with their error and reported as a note. [Sampler] is the older
+// single-host series of the local host.
 package monitor
