@@ -77,7 +77,7 @@ finished step (and the interrupted one); --resume skips steps already ok.`,
 			for _, w := range plan.Warnings {
 				fmt.Fprintln(app.Err, "warning:", w)
 			}
-			app.watch.planHosts = plan.Hosts
+			watchPlanHosts(app, plan.Hosts)
 			if dryRun {
 				sweep.PrintDryRun(app.Out, plan)
 				return nil

@@ -291,3 +291,11 @@ func watchPhases(ctx context.Context, w *runWatch, next func(string)) func(strin
 		}
 	}
 }
+
+// watchPlanHosts adds a plan's hosts: to the hosts every step watches.
+func watchPlanHosts(app *App, hosts []monitor.HostSpec) {
+	if app.watch == nil {
+		app.watch = &watchOpts{interval: time.Second}
+	}
+	app.watch.planHosts = hosts
+}
