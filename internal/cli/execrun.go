@@ -216,6 +216,7 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 		return err
 	}
 	print(app.Out, run)
+	printWatch(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 		err = jerr
 	}

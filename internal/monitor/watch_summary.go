@@ -22,15 +22,15 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 		h, procs := summarizeHost(hw.spec, hw.snapshot(), from, to)
 		out.Hosts = append(out.Hosts, h)
 		out.Processes = append(out.Processes, procs...)
-		if len(h.Gaps) > 0 {
+		if h.Samples == 0 && h.Error != "" {
+			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
+		} else if len(h.Gaps) > 0 {
 			var gone float64
 			for _, g := range h.Gaps {
 				gone += g.ToS - g.FromS
 			}
 			notes = append(notes, fmt.Sprintf("watched host %s did not answer for %.0f s of the window (%d gap(s), first at %.0f s: %s); its figures cover the rest",
 				h.Name, gone, len(h.Gaps), h.Gaps[0].FromS, firstLine(h.Gaps[0].Error)))
-		} else if h.Samples == 0 && h.Error != "" {
-			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
 		}
 	}
 	return out, notes
