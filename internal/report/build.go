@@ -53,6 +53,7 @@ func summarySection(d *Doc, ds *Dataset) {
 		if bound > 0 {
 			warn = fmt.Sprintf("driver-bound in %d step(s)", bound)
 		}
+		warn = joinWarn(warn, watchWarnings(c))
 		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, fmt.Sprint(len(c.Steps)), peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
 	}
 	d.table(t)

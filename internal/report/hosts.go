@@ -330,3 +330,37 @@ func stepBottleneck(s *Step) string {
 	}
 	return "bottleneck: " + strings.Join(names, ", ") + " CPU"
 }
+
+// watchWarnings summarizes a case's watch problems for the summary table:
+// steps with notes (a host that stopped answering, commits that disagree)
+// and steps with a named bottleneck.
+func watchWarnings(c *Case) string {
+	noted, bottleneck := 0, 0
+	for _, s := range c.Steps {
+		if len(s.Run.Notes) > 0 {
+			noted++
+		}
+		if stepBottleneck(s) != "" {
+			bottleneck++
+		}
+	}
+	var w []string
+	if noted > 0 {
+		w = append(w, fmt.Sprintf("notes in %d step(s)", noted))
+	}
+	if bottleneck > 0 {
+		w = append(w, fmt.Sprintf("CPU bottleneck in %d step(s)", bottleneck))
+	}
+	return strings.Join(w, ", ")
+}
+
+// joinWarn joins two warning texts with ", ", skipping empty ones.
+func joinWarn(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + ", " + b
+}
