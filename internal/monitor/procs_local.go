@@ -77,13 +77,21 @@ type localProcs struct {
 	names map[string]bool
 	last  map[pidKey]uint64 // cpu ticks at the previous reading
 	cum   map[string]float64
+	// other holds pids seen with an unwatched name: they are not read again
+	// until the set is dropped every otherTTL readings (a pid reused by a
+	// watched process is then found within that many intervals).
+	other map[int]bool
+	reads int
 }
+
+// otherTTL is how many readings the set of unwatched pids is kept.
+const otherTTL = 30
 
 func newLocalProcs(names []string) *localProcs {
 	if len(names) == 0 {
 		names = DefaultProcessNames
 	}
-	p := &localProcs{root: "/proc", names: map[string]bool{}, last: map[pidKey]uint64{}, cum: map[string]float64{}}
+	p := &localProcs{root: "/proc", names: map[string]bool{}, last: map[pidKey]uint64{}, cum: map[string]float64{}, other: map[int]bool{}}
 	for _, n := range names {
 		p.names[truncComm(n)] = true
 	}
@@ -107,11 +115,14 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		return nil, fmt.Errorf("processes: %w", err)
 	}
 	page := uint64(os.Getpagesize())
+	if p.reads++; p.reads%otherTTL == 0 {
+		clear(p.other)
+	}
 	groups := map[string]ProcGroup{}
 	seen := make(map[pidKey]uint64, len(p.last))
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || p.other[pid] {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(p.root, e.Name(), "stat"))
@@ -119,7 +130,11 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 			continue // exited meanwhile
 		}
 		st, err := parseProcPidStat(string(b))
-		if err != nil || !p.names[st.comm] {
+		if err != nil {
+			continue
+		}
+		if !p.names[st.comm] {
+			p.other[pid] = true
 			continue
 		}
 		k := pidKey{pid, st.startTime}

@@ -34,9 +34,7 @@ func (localSource) read(ctx context.Context) (Counters, error) {
 			Idle: t.Idle + t.Iowait,
 			User: t.User + t.Nice, System: t.System + t.Irq + t.Softirq, Iowait: t.Iowait,
 		}
-		if n, err := cpu.CountsWithContext(ctx, true); err == nil {
-			c.CPU.Cores = n
-		}
+
 	}
 	if vm, err := mem.VirtualMemoryWithContext(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("memory: %w", err))

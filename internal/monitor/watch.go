@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/cpu"
 )
 
 // HostSpec names one watched host.
@@ -47,6 +49,7 @@ type hostWatch struct {
 	spec  HostSpec
 	local localSource
 	procs *localProcs // local host only
+	cores int         // local host's logical CPUs, read once
 
 	mu       sync.Mutex
 	readings []reading
@@ -149,6 +152,12 @@ func (hw *hostWatch) add(r reading) {
 func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
 	if hw.spec.Local() {
 		c, err := hw.local.read(ctx)
+		if hw.cores == 0 {
+			if n, err := cpu.CountsWithContext(ctx, true); err == nil {
+				hw.cores = n
+			}
+		}
+		c.CPU.Cores = hw.cores
 		r := reading{at: c.At, counters: &c}
 		if err != nil && c.CPU.Total() == 0 {
 			r.counters, r.err = nil, err
