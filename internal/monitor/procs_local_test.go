@@ -1,0 +1,73 @@
+package monitor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeProc writes a fake /proc/<pid>/stat with the given comm, utime+stime
+// ticks (all in utime), start time and RSS pages.
+func writeProc(t *testing.T, root string, pid int, comm string, ticks, start, rss uint64) {
+	t.Helper()
+	dir := filepath.Join(root, fmt.Sprint(pid))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprintf("%d (%s) S 1 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 %d 1000 %d 0\n", pid, comm, ticks, start, rss)
+	if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLocalProcsAccounting(t *testing.T) {
+	root := t.TempDir()
+	p := newLocalProcs([]string{"mariadbd", "postgres"})
+	p.root = root
+	page := uint64(os.Getpagesize())
+	steps := []struct {
+		name    string
+		setup   func()
+		wantCPU map[string]float64 // cumulative seconds per group
+		procs   map[string]int
+	}{
+		{"baseline", func() {
+			writeProc(t, root, 10, "mariadbd", 500, 1, 100)
+			writeProc(t, root, 20, "postgres", 100, 2, 10)
+			writeProc(t, root, 30, "bash", 9999, 3, 1)
+		}, map[string]float64{"mariadbd": 5, "postgres": 1}, map[string]int{"mariadbd": 1, "postgres": 1}},
+		{"grows, a backend starts", func() {
+			writeProc(t, root, 10, "mariadbd", 600, 1, 100)
+			writeProc(t, root, 21, "postgres", 50, 4, 10)
+		}, map[string]float64{"mariadbd": 6, "postgres": 1.5}, map[string]int{"mariadbd": 1, "postgres": 2}},
+		{"a backend exits: the group does not go back", func() {
+			os.RemoveAll(filepath.Join(root, "21"))
+			writeProc(t, root, 20, "postgres", 130, 2, 10)
+		}, map[string]float64{"mariadbd": 6, "postgres": 1.8}, map[string]int{"mariadbd": 1, "postgres": 1}},
+		{"pid reused by a new backend", func() {
+			writeProc(t, root, 20, "postgres", 20, 9, 10)
+		}, map[string]float64{"mariadbd": 6, "postgres": 2.0}, map[string]int{"mariadbd": 1, "postgres": 1}},
+	}
+	for _, st := range steps {
+		st.setup()
+		g, err := p.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range st.wantCPU {
+			if got := g[name].CPUS; fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", want) {
+				t.Errorf("%s: %s CPU = %v s, want %v", st.name, name, got, want)
+			}
+			if g[name].Procs != st.procs[name] {
+				t.Errorf("%s: %s procs = %d, want %d", st.name, name, g[name].Procs, st.procs[name])
+			}
+		}
+		if _, ok := g["bash"]; ok {
+			t.Errorf("%s: unwatched bash reported", st.name)
+		}
+		if g["mariadbd"].RSSBytes != 100*page {
+			t.Errorf("%s: mariadbd RSS = %d", st.name, g["mariadbd"].RSSBytes)
+		}
+	}
+}
