@@ -197,7 +197,9 @@ func (w *runWatch) finish(ctx context.Context, run *results.Run, from, to time.T
 		w.watcher.Stop()
 		sum, notes := w.watcher.Summary(from, to)
 		run.Watch = sum
-		run.Notes = append(run.Notes, notes...)
+		for _, n := range notes {
+			run.AddNote(n)
+		}
 	}
 	if run.Watch == nil {
 		run.Watch = &results.Watch{IntervalS: w.opts.interval.Seconds()}
@@ -209,10 +211,12 @@ func (w *runWatch) finish(ctx context.Context, run *results.Run, from, to time.T
 		defer w.admin.Close()
 		run.Watch.Database = w.dbFigures(ctx, run)
 		if db := run.Watch.Database; db.CommitCheck == "disagree" {
-			run.Notes = append(run.Notes, "commit counts disagree: "+db.CommitNote)
+			run.AddNote("commit counts disagree: " + db.CommitNote)
 		}
 	}
-	run.Notes = append(run.Notes, w.errs...)
+	for _, e := range w.errs {
+		run.AddNote(e)
+	}
 }
 
 // dbFigures reads the counters at the window's end and the data set size.

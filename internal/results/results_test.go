@@ -81,3 +81,13 @@ func TestWriteReadAndVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestAddNote(t *testing.T) {
+	var r Run
+	for _, n := range []string{"a", "", "b", "a"} {
+		r.AddNote(n)
+	}
+	if got := r.WatchReasons(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("notes = %q, want [a b]", got)
+	}
+}
