@@ -81,10 +81,10 @@ func (f families) each(name string, fn func(m *dto.Metric, v float64)) bool {
 	return true
 }
 
-// scrapeTimeout bounds one scrape: the sampling interval, but at least 2 s
-// (a loaded exporter walking /proc can take longer than a short interval;
-// a slow reading only skips ticks, its rates use its own time) and at most
-// 10 s.
+// scrapeTimeout bounds one scrape: twice the sampling interval, but at
+// least 5 s (process-exporter walks all of /proc and can take seconds on a
+// loaded host; a slow reading only skips ticks, its rates use its own time)
+// and at most 20 s.
 func scrapeTimeout(interval time.Duration) time.Duration {
-	return min(10*time.Second, max(2*time.Second, interval))
+	return min(20*time.Second, max(5*time.Second, 2*interval))
 }
