@@ -253,7 +253,8 @@ func (w *runWatch) dbFigures(ctx context.Context, run *results.Run) *results.DBF
 		ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack,
 	})
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
-		f.Size = withRaw(ctx, w.admin, size)
+		size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
+		f.Size = size
 	}
 	return f
 }

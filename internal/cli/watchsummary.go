@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"benchpress/internal/monitor"
+	"benchpress/internal/console"
 	"benchpress/internal/results"
 )
 
@@ -21,16 +21,16 @@ func printWatch(w io.Writer, run *results.Run) {
 	wt := run.Watch
 	if len(wt.Hosts) > 0 {
 		fmt.Fprintln(w, "\nservers (mean over the measurement window)")
-		t := table{head: []string{"host", "role", "CPU %", "NIC rx KB/s", "NIC tx KB/s", "lo rx KB/s", "lo tx KB/s", "disk r KB/s", "disk w KB/s", "util %"}}
+		t := console.Table{Head: []string{"host", "role", "CPU %", "NIC rx KB/s", "NIC tx KB/s", "lo rx KB/s", "lo tx KB/s", "disk r KB/s", "disk w KB/s", "util %"}}
 		for _, h := range wt.Hosts {
 			if h.Samples == 0 {
-				t.add(h.Name, h.Role, "-", "-", "-", "-", "-", "-", "-", "-")
+				t.Add(h.Name, h.Role, "-", "-", "-", "-", "-", "-", "-", "-")
 				continue
 			}
-			t.add(h.Name, h.Role, f1(h.CPUPct), f0k(h.NetRxBps), f0k(h.NetTxBps), f0k(h.LoopbackRxBps), f0k(h.LoopbackTxBps),
-				f0k(h.DiskReadBps), f0k(h.DiskWriteBps), f1(h.DiskUtilPct))
+			t.Add(h.Name, h.Role, console.F1(h.CPUPct), f0k(h.NetRxBps), f0k(h.NetTxBps), f0k(h.LoopbackRxBps), f0k(h.LoopbackTxBps),
+				f0k(h.DiskReadBps), f0k(h.DiskWriteBps), console.F1(h.DiskUtilPct))
 		}
-		t.write(w)
+		t.Write(w)
 	}
 	var busy []results.WatchedProcess
 	for _, p := range wt.Processes {
@@ -40,11 +40,11 @@ func printWatch(w io.Writer, run *results.Run) {
 	}
 	if len(busy) > 0 {
 		fmt.Fprintln(w, "\nprocesses (CPU % of one core)")
-		t := table{head: []string{"host", "process", "procs", "CPU %", "RSS", "TPS per CPU core"}}
+		t := console.Table{Head: []string{"host", "process", "procs", "CPU %", "RSS", "TPS per CPU core"}}
 		for _, p := range busy {
-			t.add(p.Host, p.Name, fmt.Sprint(p.Procs), f1(p.CPUCores*100), monitor.Bytes(int64(p.RSSBytes)), f1(run.Summary.TPS/p.CPUCores))
+			t.Add(p.Host, p.Name, fmt.Sprint(p.Procs), console.F1(p.CPUCores*100), results.HumanBytes(int64(p.RSSBytes)), console.F1(run.Summary.TPS/p.CPUCores))
 		}
-		t.write(w)
+		t.Write(w)
 	}
 	if db := wt.Database; db != nil {
 		switch {
@@ -53,7 +53,7 @@ func printWatch(w io.Writer, run *results.Run) {
 		default:
 			fmt.Fprintf(w, "\ndatabase commits: %s (%s)\n", db.CommitCheck, db.CommitNote)
 			if db.Size != nil {
-				fmt.Fprintln(w, monitor.SizeLine(db.Size))
+				fmt.Fprintln(w, db.Size.Line())
 			}
 		}
 	}

@@ -182,32 +182,3 @@ WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relnam
 	s.TotalBytes = s.DataBytes + s.IndexBytes
 	return s, nil
 }
-
-// SizeLine is the one-line size and compression summary of seed 002:
-// "data set: 12 tables, data 1.2 GiB + index 300 MiB = 1.5 GiB on disk;
-// generated 1.4 GiB raw: 0.93x (107 %)". The raw part is left out when
-// RawBytes is unknown.
-func SizeLine(s *results.DBSize) string {
-	line := fmt.Sprintf("data set: %d table(s), data %s + index %s = %s on disk",
-		len(s.Tables), Bytes(s.DataBytes), Bytes(s.IndexBytes), Bytes(s.TotalBytes))
-	if s.RawBytes > 0 && s.TotalBytes > 0 {
-		line += fmt.Sprintf("; generated %s raw: compression %.2fx (on-disk size %.1f%% of raw)",
-			Bytes(s.RawBytes), float64(s.RawBytes)/float64(s.TotalBytes), 100*float64(s.TotalBytes)/float64(s.RawBytes))
-	}
-	return line
-}
-
-// Bytes formats a byte count with binary units ("1.5 GiB").
-func Bytes(n int64) string {
-	v := float64(n)
-	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
-		if math.Abs(v) < 1024 || u == "TiB" {
-			if u == "B" {
-				return fmt.Sprintf("%d B", n)
-			}
-			return fmt.Sprintf("%.1f %s", v, u)
-		}
-		v /= 1024
-	}
-	return ""
-}

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"benchpress/internal/monitor"
 	"benchpress/internal/results"
 )
 
@@ -123,7 +122,7 @@ func hostTable(c *Case) Table {
 			}
 			mem := "-"
 			if h.MemTotalBytes > 0 {
-				mem = fmt.Sprintf("%s of %s", monitor.Bytes(int64(h.MemUsedBytes)), monitor.Bytes(int64(h.MemTotalBytes)))
+				mem = fmt.Sprintf("%s of %s", results.HumanBytes(int64(h.MemUsedBytes)), results.HumanBytes(int64(h.MemTotalBytes)))
 			}
 			var notes []string
 			if len(h.Gaps) > 0 {
@@ -188,7 +187,7 @@ func processTable(c *Case) Table {
 				perCPU = f2(s.Run.Summary.TPS / p.CPUCores)
 			}
 			t.Rows = append(t.Rows, []string{step, p.Host, p.Name, fmt.Sprint(p.Procs), fmt.Sprintf("%.1f", p.CPUCores*100), share,
-				monitor.Bytes(int64(p.RSSBytes)), f2(s.Run.Summary.TPS), perCPU})
+				results.HumanBytes(int64(p.RSSBytes)), f2(s.Run.Summary.TPS), perCPU})
 		}
 	}
 	return t
@@ -271,7 +270,7 @@ func suffix(ss []string, sfx string) []string {
 func sizeLine(c *Case) string {
 	for _, s := range c.Steps {
 		if w := s.Run.Watch; w != nil && w.Database != nil && w.Database.Size != nil {
-			return fmt.Sprintf("Size after step %d: %s.", s.Concurrency, monitor.SizeLine(w.Database.Size))
+			return fmt.Sprintf("Size after step %d: %s.", s.Concurrency, w.Database.Size.Line())
 		}
 	}
 	return ""

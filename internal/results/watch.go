@@ -1,5 +1,10 @@
 package results
 
+import (
+	"fmt"
+	"math"
+)
+
 // Watch holds what benchpress saw on the machines around a run over its
 // measurement window: hosts (the load machine through gopsutil, others
 // through node_exporter), named processes (/proc locally, process-exporter
@@ -130,4 +135,33 @@ type TableSize struct {
 	Rows       int64  `json:"rows,omitempty"` // server's estimate
 	DataBytes  int64  `json:"data_bytes"`
 	IndexBytes int64  `json:"index_bytes"`
+}
+
+// Line is the one-line size and compression summary of seed 002:
+// "data set: 12 table(s), data 1.2 GiB + index 300.0 MiB = 1.5 GiB on disk;
+// generated 1.4 GiB raw: compression 0.93x (on-disk size 107.1% of raw)".
+// The raw part is left out when RawBytes is unknown.
+func (s *DBSize) Line() string {
+	line := fmt.Sprintf("data set: %d table(s), data %s + index %s = %s on disk",
+		len(s.Tables), HumanBytes(s.DataBytes), HumanBytes(s.IndexBytes), HumanBytes(s.TotalBytes))
+	if s.RawBytes > 0 && s.TotalBytes > 0 {
+		line += fmt.Sprintf("; generated %s raw: compression %.2fx (on-disk size %.1f%% of raw)",
+			HumanBytes(s.RawBytes), float64(s.RawBytes)/float64(s.TotalBytes), 100*float64(s.TotalBytes)/float64(s.RawBytes))
+	}
+	return line
+}
+
+// HumanBytes formats a byte count with binary units ("1.5 GiB").
+func HumanBytes(n int64) string {
+	v := float64(n)
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if math.Abs(v) < 1024 || u == "TiB" {
+			if u == "B" {
+				return fmt.Sprintf("%d B", n)
+			}
+			return fmt.Sprintf("%.1f %s", v, u)
+		}
+		v /= 1024
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"benchpress/internal/console"
+	"benchpress/internal/monitor"
 	"benchpress/internal/registry"
 	"benchpress/internal/target"
 )
@@ -65,6 +66,7 @@ func prepareTables(ctx context.Context, env *registry.Env, conn *target.Connecto
 	prog.Done()
 	fmt.Fprintf(env.Out, "prepared %d table(s) of %s rows in %s\n", o.Tables, console.FI(int64(o.TableSize)),
 		time.Since(start).Round(100*time.Millisecond))
+	monitor.PrintDataSize(ctx, env.Out, env.Err, conn, 0)
 	return nil
 }
 

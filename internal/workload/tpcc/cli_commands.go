@@ -11,6 +11,7 @@ import (
 
 	"benchpress/internal/console"
 	"benchpress/internal/load"
+	"benchpress/internal/monitor"
 	"benchpress/internal/registry"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
@@ -169,7 +170,24 @@ func (o *prepareOptions) run(ctx context.Context, env *registry.Env, fs *pflag.F
 		}
 		fmt.Fprintf(env.Out, "  method: %s\n", strings.Join(parts, ", "))
 	}
+	o.dataSize(ctx, env, conn, names, st.Bytes)
 	return nil
+}
+
+// dataSize prints the size/compression line (seed 002) after a full load
+// and keeps the raw bytes generated in the metadata table, so every later
+// run's result states the ratio; after a partial load (--warehouse-range,
+// --resume) the raw bytes of the whole data set are unknown and left out.
+func (o *prepareOptions) dataSize(ctx context.Context, env *registry.Env, conn *target.Connector, n Names, raw int64) {
+	if o.wrange != "" || o.resume {
+		raw = 0
+	} else if raw > 0 && conn.Target().Kind != target.SQLite {
+		if admin, err := conn.Connect(ctx); err == nil {
+			_ = setMeta(ctx, admin, n, monitor.RawBytesKey, strconv.FormatInt(raw, 10))
+			admin.Close()
+		}
+	}
+	monitor.PrintDataSize(ctx, env.Out, env.Err, conn, raw)
 }
 
 // exportCSV writes the data set as CSV files instead of loading it; the
