@@ -48,7 +48,7 @@ func TestDBFiguresOf(t *testing.T) {
 func TestSizeLine(t *testing.T) {
 	s := DBSizeForTest(3<<30, 1<<30, 6<<30)
 	got := s.Line()
-	want := "data set: 1 table(s), data 3.0 GiB + index 1.0 GiB = 4.0 GiB on disk; generated 6.0 GiB raw: compression 1.50x (on-disk size 66.7% of raw)"
+	want := "database size: 1 table(s), data 3.0 GiB + index 1.0 GiB = 4.0 GiB on disk; generated 6.0 GiB raw: compression 1.50x (on-disk size 66.7% of raw)"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -138,11 +138,11 @@ type TableSize struct {
 }
 
 // Line is the one-line size and compression summary of seed 002:
-// "data set: 12 table(s), data 1.2 GiB + index 300.0 MiB = 1.5 GiB on disk;
+// "database size: 12 table(s), data 1.2 GiB + index 300.0 MiB = 1.5 GiB on disk;
 // generated 1.4 GiB raw: compression 0.93x (on-disk size 107.1% of raw)".
 // The raw part is left out when RawBytes is unknown.
 func (s *DBSize) Line() string {
-	line := fmt.Sprintf("data set: %d table(s), data %s + index %s = %s on disk",
+	line := fmt.Sprintf("database size: %d table(s), data %s + index %s = %s on disk",
 		len(s.Tables), HumanBytes(s.DataBytes), HumanBytes(s.IndexBytes), HumanBytes(s.TotalBytes))
 	if s.RawBytes > 0 && s.TotalBytes > 0 {
 		line += fmt.Sprintf("; generated %s raw: compression %.2fx (on-disk size %.1f%% of raw)",
