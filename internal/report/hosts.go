@@ -32,6 +32,7 @@ func watchSection(d *Doc, c *Case) error {
 		return nil
 	}
 	d.h(3, "Servers per step")
+	d.table(watchedHosts(c))
 	d.table(hostTable(c))
 	d.p("CPU % is the share of all the host's cores (100 = every core busy), the mean over the measurement window; user/sys/iowait split it. " +
 		"NIC figures sum every interface but loopback; disk figures sum every whole disk, util is the busiest device's busy share.")
@@ -362,4 +363,35 @@ func joinWarn(a, b string) string {
 		return a
 	}
 	return a + ", " + b
+}
+
+// watchedHosts lists the watched hosts of c once (seed 000's server list):
+// name, role, where the figures came from, cores and memory.
+func watchedHosts(c *Case) Table {
+	t := Table{Header: []string{"Host", "Role", "Source", "Cores", "Memory"}, Align: "lllrr"}
+	seen := map[string]bool{}
+	for _, s := range c.Steps {
+		if s.Run.Watch == nil {
+			continue
+		}
+		for _, h := range s.Run.Watch.Hosts {
+			if seen[h.Name] || h.Samples == 0 {
+				continue
+			}
+			seen[h.Name] = true
+			cores, mem := "-", "-"
+			if h.Cores > 0 {
+				cores = fmt.Sprint(h.Cores)
+			}
+			if h.MemTotalBytes > 0 {
+				mem = results.HumanBytes(int64(h.MemTotalBytes))
+			}
+			src := h.Source
+			if src == "local" {
+				src = "local (gopsutil, /proc)"
+			}
+			t.Rows = append(t.Rows, []string{h.Name, h.Role, src, cores, mem})
+		}
+	}
+	return t
 }
