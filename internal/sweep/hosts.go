@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 
@@ -94,4 +95,16 @@ func marshalHosts(hosts []monitor.HostSpec) *yaml.Node {
 		m.Content = append(m.Content, scalar(h.Name), hn)
 	}
 	return m
+}
+
+// printHosts lists the watched hosts in a dry run.
+func printHosts(w io.Writer, hosts []monitor.HostSpec) {
+	fmt.Fprintln(w, "watch     the load machine (gopsutil, /proc)")
+	for _, h := range hosts {
+		role := ""
+		if h.Role != "" {
+			role = " (" + h.Role + ")"
+		}
+		fmt.Fprintf(w, "watch     %s%s: %v\n", h.Name, role, h.URLs)
+	}
 }

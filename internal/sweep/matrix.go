@@ -86,6 +86,7 @@ func PrintDryRun(w io.Writer, p *Plan) {
 	for _, c := range p.Compare {
 		fmt.Fprintf(w, "compare   %s: base %s, other %s\n", c.Name, c.Base, c.Other)
 	}
+	printHosts(w, p.Hosts)
 	cells := p.Matrix()
 	fmt.Fprintf(w, "\nestimated duration: %s for %d steps\n", fmtDur(Estimate(cells).Round(time.Second)), len(cells))
 	for _, warn := range p.Warnings {
