@@ -5,7 +5,8 @@
 #
 # Creates user bench/bench with full rights on databases bp and bp_test
 # (MariaDB) and bp, bp_test (PostgreSQL, owner bench).
-# Raises connection limits so 2048-terminal runs work.
+# Raises connection limits so 2048-terminal runs work. A second MariaDB at
+# stock settings listens on 127.0.0.1:3307 (see below).
 set -euo pipefail
 
 log() { printf '[db-setup] %s\n' "$*" >&2; }
@@ -68,6 +69,41 @@ SET GLOBAL innodb_buffer_pool_size = 1073741824;
 FLUSH PRIVILEGES;
 SQL
 log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
+
+# ----------------------------------- MariaDB at stock settings (port 3307)
+# A second instance with the server's DEFAULT settings (max_prepared_stmt_count
+# 16382, 128M buffer pool...), for tests of what a user meets on a stock
+# server. Only bind-address, port and max_connections are set. Tests reach it
+# through BP_TEST_MYSQL_DEFAULTS (default mysql://bench:bench@127.0.0.1:3307/bp_test).
+DEF_DIR=/var/lib/benchpress-mariadb-defaults
+DEF_RUN=/run/benchpress-mariadb-defaults
+DEF_SOCK=$DEF_RUN/mysqld.sock
+defaults_up() { mariadb-admin --protocol=socket -S "$DEF_SOCK" -uroot ping >/dev/null 2>&1; }
+$SUDO mkdir -p "$DEF_RUN" && $SUDO chown mysql:mysql "$DEF_RUN"
+if [ ! -d "$DEF_DIR/mysql" ]; then
+  log "initialising the stock-settings MariaDB in $DEF_DIR"
+  $SUDO mkdir -p "$DEF_DIR" && $SUDO chown mysql:mysql "$DEF_DIR"
+  as mysql mariadb-install-db --no-defaults --datadir="$DEF_DIR" --auth-root-authentication-method=socket \
+    --skip-test-db >/tmp/benchpress-mariadb-defaults-install.log 2>&1
+fi
+if ! defaults_up; then
+  log "starting the stock-settings MariaDB on 127.0.0.1:3307"
+  (cd / && as mysql nohup /usr/sbin/mariadbd --no-defaults --datadir="$DEF_DIR" --socket="$DEF_SOCK" \
+    --pid-file="$DEF_RUN/mysqld.pid" --bind-address=127.0.0.1 --port=3307 --max-connections=4200 \
+    >/tmp/benchpress-mariadb-defaults.log 2>&1 &) || true
+  for _ in $(seq 1 60); do defaults_up && break; sleep 1; done
+  defaults_up || { log "stock-settings MariaDB did not start"; tail -20 /tmp/benchpress-mariadb-defaults.log; exit 1; }
+fi
+$SUDO mariadb --protocol=socket -S "$DEF_SOCK" -uroot <<'SQL'
+CREATE DATABASE IF NOT EXISTS bp;
+CREATE DATABASE IF NOT EXISTS bp_test;
+CREATE USER IF NOT EXISTS 'bench'@'127.0.0.1' IDENTIFIED BY 'bench';
+CREATE USER IF NOT EXISTS 'bench'@'localhost' IDENTIFIED BY 'bench';
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost';
+FLUSH PRIVILEGES;
+SQL
+log "stock-settings MariaDB ready: mysql://bench:bench@127.0.0.1:3307/bp"
 
 # ------------------------------------------------------------- PostgreSQL
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
