@@ -1,5 +1,6 @@
 // Package errclass names the categories of database errors (deadlock,
-// serialization, lock timeout, lost connection, constraint, other) that
+// serialization, lock timeout, lost connection, constraint, other,
+// permission, resource limit) that
 // retries, counters, results and exit codes use. It is a leaf: metrics,
 // results and reports count errors by class without linking a database
 // driver; package target classifies each driver's errors into these.
@@ -16,10 +17,12 @@ const (
 	LostConnection              // broken pipe, EOF, server gone away, admin shutdown
 	Constraint                  // duplicate key, FK, not null, check
 	Other
-	Num // number of classes
+	Permission    // MySQL 1142/1143/1044/1045/1227, PostgreSQL 42501/28xxx
+	ResourceLimit // MySQL 1461/1226/1040/1203, PostgreSQL 53xxx/54000
+	Num           // number of classes
 )
 
-var names = [...]string{"none", "deadlock", "serialization", "lock_timeout", "lost_connection", "constraint", "other"}
+var names = [...]string{"none", "deadlock", "serialization", "lock_timeout", "lost_connection", "constraint", "other", "permission", "resource_limit"}
 
 // String is the stable snake_case name used in summaries and JSON.
 func (c Class) String() string {
@@ -33,3 +36,8 @@ func (c Class) String() string {
 func (c Class) Retryable() bool {
 	return c == Deadlock || c == Serialization || c == LockTimeout
 }
+
+// Fatal reports whether one error of this class should stop the whole run:
+// a missing privilege or an exhausted server limit fails every terminal the
+// same way, so going on would only measure the failure.
+func (c Class) Fatal() bool { return c == Permission || c == ResourceLimit }

@@ -73,6 +73,12 @@ func classifyMySQL(n uint16) Class {
 		1053,                   // ER_SERVER_SHUTDOWN
 		1077, 1078, 1079, 1080: // normal/got signal/shutdown complete/forcing close
 		return ClassLostConnection
+	case 1142, 1143, 1044, 1045, 1227, 1370, 1698: // table/column/db access denied, need privilege
+		return ClassPermission
+	case 1461, // ER_MAX_PREPARED_STMT_COUNT_REACHED
+		1040, 1203, 1226, // too many connections, max_user_connections, user resource exceeded
+		1038, 1041, 1135: // out of sort memory, out of memory, can't create thread
+		return ClassResourceLimit
 	}
 	// 1317 (query interrupted, KILL QUERY) leaves the session usable: other.
 	return ClassOther
@@ -91,6 +97,10 @@ func classifyPostgres(code string) Class {
 		return ClassConstraint
 	case code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"):
 		return ClassLostConnection
+	case code == "42501", strings.HasPrefix(code, "28"): // insufficient privilege, invalid authorization
+		return ClassPermission
+	case strings.HasPrefix(code, "53"), code == "54000": // insufficient resources, program limit
+		return ClassResourceLimit
 	}
 	return ClassOther
 }

@@ -71,3 +71,39 @@ func TestClassifySQLiteCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyLimitsAndPrivileges(t *testing.T) {
+	tests := []struct {
+		name      string
+		err       error
+		want      Class
+		code      string
+		fatal     bool
+		wantsHint bool
+	}{
+		{"mysql prepared limit", fmt.Errorf("prepare: %w", &mysql.MySQLError{Number: 1461}), ClassResourceLimit, "1461", true, true},
+		{"mysql too many conns", &mysql.MySQLError{Number: 1040}, ClassResourceLimit, "1040", true, true},
+		{"mysql user limit", &mysql.MySQLError{Number: 1226}, ClassResourceLimit, "1226", true, true},
+		{"mysql table denied", &mysql.MySQLError{Number: 1142}, ClassPermission, "1142", true, true},
+		{"mysql db denied", &mysql.MySQLError{Number: 1044}, ClassPermission, "1044", true, true},
+		{"pg insufficient privilege", &pgconn.PgError{Code: "42501"}, ClassPermission, "42501", true, true},
+		{"pg too many connections", &pgconn.PgError{Code: "53300"}, ClassResourceLimit, "53300", true, true},
+		{"pg out of memory", &pgconn.PgError{Code: "53200"}, ClassResourceLimit, "53200", true, true},
+		{"mysql deadlock", &mysql.MySQLError{Number: 1213}, ClassDeadlock, "1213", false, false},
+		{"transport", io.EOF, ClassLostConnection, "", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Classify(tt.err)
+			if c != tt.want || c.Fatal() != tt.fatal {
+				t.Fatalf("Classify = %v (fatal %v), want %v (fatal %v)", c, c.Fatal(), tt.want, tt.fatal)
+			}
+			if got := ErrorCode(tt.err); got != tt.code {
+				t.Fatalf("ErrorCode = %q, want %q", got, tt.code)
+			}
+			if got := Hint(tt.err); (got != "") != tt.wantsHint {
+				t.Fatalf("Hint = %q, want a hint: %v", got, tt.wantsHint)
+			}
+		})
+	}
+}

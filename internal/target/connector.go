@@ -18,9 +18,14 @@ const (
 	ConnectAuth                         // wrong user or password
 	ConnectNoDatabase                   // database does not exist
 	ConnectTooMany                      // server's connection limit reached
+	ConnectBadParams                    // a URL parameter the driver or server rejects
 )
 
-var connectKindNames = [...]string{"other", "unreachable", "auth", "no_database", "too_many_connections"}
+var connectKindNames = [...]string{"other", "unreachable", "auth", "no_database", "too_many_connections", "bad_parameter"}
+
+// ErrBadParams marks URL parameters the driver rejects before any
+// connection is made (malformed value, unknown TLS mode...): bad input.
+var ErrBadParams = errors.New("bad target URL parameter")
 
 // String is the stable snake_case name of the kind.
 func (k ConnectErrorKind) String() string {

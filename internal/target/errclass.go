@@ -16,5 +16,7 @@ const (
 	ClassLostConnection = errclass.LostConnection
 	ClassConstraint     = errclass.Constraint
 	ClassOther          = errclass.Other
+	ClassPermission     = errclass.Permission
+	ClassResourceLimit  = errclass.ResourceLimit
 	NumClasses          = errclass.Num
 )

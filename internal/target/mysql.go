@@ -68,7 +68,7 @@ func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 
 // mysqlConfig builds the driver config for one endpoint. URL parameters are
 // passed through as DSN parameters (tls, charset, timeouts, and any
-// server system variable). Text mode sets interpolateParams=true; local
+// server system variable). interpolateParams is always on; local
 // infile stays limited to registered Reader:: handlers (allowAllFiles=false
 // unless the URL asks otherwise).
 func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
@@ -96,9 +96,14 @@ func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
 	}
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("mysql parameters: %w", err)
+		return nil, fmt.Errorf("%w: mysql parameters: %w", ErrBadParams, err)
 	}
-	cfg.InterpolateParams = opts.StatementMode == Text
+	// Arguments of text statements are always encoded client-side: in Text
+	// mode for every statement, in Prepared mode for the statements a
+	// workload runs as text to stay within max_prepared_stmt_count (see
+	// PrepareText). Without it the driver would prepare, execute and close
+	// a server-side statement per call.
+	cfg.InterpolateParams = true
 	if cfg.Timeout == 0 {
 		cfg.Timeout = opts.ConnectTimeout
 	}
@@ -146,8 +151,10 @@ func (b *mysqlBackend) connectKind(err error) ConnectErrorKind {
 			return ConnectAuth
 		case 1049: // ER_BAD_DB_ERROR
 			return ConnectNoDatabase
-		case 1040, 1203: // too many connections, max_user_connections
+		case 1040, 1203, 1226: // too many connections, max_user_connections, user resource exceeded
 			return ConnectTooMany
+		case 1193, 1231, 1232: // unknown system variable, wrong value or type for it (URL ?name=value)
+			return ConnectBadParams
 		}
 		return ConnectOther
 	}

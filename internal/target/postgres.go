@@ -26,7 +26,7 @@ func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
 	for _, ep := range t.Endpoints {
 		cfg, err := pgx.ParseConfig(postgresConnString(t, ep))
 		if err != nil {
-			return nil, fmt.Errorf("postgres parameters: %w", err)
+			return nil, fmt.Errorf("%w: postgres parameters: %w", ErrBadParams, err)
 		}
 		// The password never goes through a connection string, so no
 		// parse error can echo it.
@@ -104,6 +104,8 @@ func (b *postgresBackend) connectKind(err error) ConnectErrorKind {
 			return ConnectNoDatabase
 		case "53300":
 			return ConnectTooMany
+		case "42704", "22023": // unrecognized configuration parameter, invalid value
+			return ConnectBadParams
 		}
 		return ConnectOther
 	}

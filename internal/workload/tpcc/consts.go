@@ -15,6 +15,7 @@ const (
 	InitialNextOrderID    = 3001
 	TerminalsPerWarehouse = 10
 	MaxTpmCPerWarehouse   = 12.86 // clause 4.2 / reference §1.9
+	MaxOrderLines         = 15    // clause 2.4.1.3: ol_cnt in [5, 15]
 )
 
 // Operation ids, in deck/mix order.

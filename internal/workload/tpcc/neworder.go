@@ -27,12 +27,16 @@ type orderLine struct {
 //
 // The per-line work is batched (as go-tpc and cockroach do): one item
 // lookup, one stock read, one stock update and one order_line insert for
-// all lines. Their SQL depends on the line count, so they are prepared
-// lazily per count (5..15) and cached per terminal.
+// all lines. The lookup, read and update have one fixed shape for every
+// line count: their lists are padded to 15 entries by repeating the last
+// line (an IN list or CASE that names a row twice still touches it once),
+// so a terminal holds one statement each instead of eleven. The multi-row
+// INSERT cannot be padded; it is prepared lazily per count (5..15).
 type neworder struct {
 	selWarehouse, selDistrict, updDistrict, selCustomer target.Stmt
 	insOrder, insNewOrder                               target.Stmt
-	selItems, selStocks, updStocks, insLines            [16]target.Stmt // by line count
+	selItems, selStocks, updStocks                      target.Stmt // padded to MaxOrderLines
+	insLines                                            [16]target.Stmt // by line count
 
 	// inputs (clause 2.4.1)
 	dID, cID, olCnt int
@@ -69,6 +73,9 @@ func (n *neworder) prepare(p *preparer) {
 	n.selCustomer = p.stmt("SELECT c_discount, c_last, c_credit FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
 	n.insOrder = p.stmt("INSERT INTO {orders} (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)")
 	n.insNewOrder = p.stmt("INSERT INTO {new_order} (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)")
+	n.selItems = p.stmt(selItemsSQL(MaxOrderLines))
+	n.selStocks = p.stmt(selStocksSQL(MaxOrderLines))
+	n.updStocks = p.stmt(updStocksSQL(MaxOrderLines))
 
 	n.dW = []any{&n.wTax}
 	n.dD = []any{&n.dTax, &n.oID}
@@ -76,7 +83,7 @@ func (n *neworder) prepare(p *preparer) {
 	n.dI = []any{&n.rIID, &n.iPrice, &n.iName, &n.iData}
 	n.dS = []any{&n.rIID, &n.rWID, &n.sQty, &n.sData, &n.sDist, &n.sYtd, &n.sOrd, &n.sRem}
 	n.a2, n.a3, n.a8 = make([]any, 2), make([]any, 3), make([]any, 8)
-	n.args = make([]any, 0, 9*15)
+	n.args = make([]any, 0, 9*MaxOrderLines)
 }
 
 // list appends k copies of item separated by ", ".
@@ -246,16 +253,12 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	k := n.olCnt
 	// Clause 2.4.2.2/2.4.2.3: all item lookups in one statement; it is sent
 	// even when the unused id makes it miss.
-	st, err := t.lazy(ctx, n.selItems[:], k, selItemsSQL)
-	if err != nil {
-		return t.fail(ctx, txn, "prepare select item", err)
-	}
 	args := n.args[:0]
-	for i := 0; i < k; i++ {
-		args = append(args, n.lines[i].iID)
+	for i := 0; i < MaxOrderLines; i++ {
+		args = append(args, n.lines[min(i, k-1)].iID) // padded with the last line
 		n.found[i] = false
 	}
-	got, err := t.items(ctx, st, args)
+	got, err := t.items(ctx, n.selItems, args)
 	if err != nil {
 		return t.fail(ctx, txn, "select item", err)
 	}
@@ -272,36 +275,36 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 
 	// Stock: read and lock all rows at their supplying warehouses in
 	// (supply, i_id) order, then update them in one statement.
-	if st, err = t.lazy(ctx, n.selStocks[:], k, selStocksSQL); err != nil {
-		return t.fail(ctx, txn, "prepare select stock", err)
-	}
+	// Lists are padded to MaxOrderLines with the last line in lock order.
 	args = append(n.args[:0], n.dID)
-	for _, i := range n.order[:k] {
-		args = append(args, n.lines[i].supply, n.lines[i].iID)
+	for j := 0; j < MaxOrderLines; j++ {
+		l := &n.lines[n.order[min(j, k-1)]]
+		args = append(args, l.supply, l.iID)
 	}
-	if err := t.stocks(ctx, st, args); err != nil {
+	if err := t.stocks(ctx, n.selStocks, args); err != nil {
 		return t.fail(ctx, txn, "select stock", err)
 	}
-	if st, err = t.lazy(ctx, n.updStocks[:], k, updStocksSQL); err != nil {
-		return t.fail(ctx, txn, "prepare update stock", err)
-	}
 	args = n.args[:0]
-	for j, i := range n.order[:k] {
-		args = append(args, n.lines[i].iID, n.newQty[j])
+	for j := 0; j < MaxOrderLines; j++ {
+		jj := min(j, k-1)
+		args = append(args, n.lines[n.order[jj]].iID, n.newQty[jj])
 	}
-	for _, i := range n.order[:k] {
-		args = append(args, n.lines[i].iID, n.lines[i].qty)
+	for j := 0; j < MaxOrderLines; j++ {
+		l := &n.lines[n.order[min(j, k-1)]]
+		args = append(args, l.iID, l.qty)
 	}
 	args = append(args, t.wID)
-	for _, i := range n.order[:k] {
-		args = append(args, n.lines[i].supply, n.lines[i].iID)
+	for j := 0; j < MaxOrderLines; j++ {
+		l := &n.lines[n.order[min(j, k-1)]]
+		args = append(args, l.supply, l.iID)
 	}
-	if _, err := t.exec(ctx, st, args...); err != nil {
+	if _, err := t.exec(ctx, n.updStocks, args...); err != nil {
 		return t.fail(ctx, txn, "update stock", err)
 	}
 
 	// Order lines, one multi-row INSERT.
-	if st, err = t.lazy(ctx, n.insLines[:], k, insLinesSQL); err != nil {
+	st, err := t.lazy(ctx, n.insLines[:], k, insLinesSQL)
+	if err != nil {
 		return t.fail(ctx, txn, "prepare insert order_line", err)
 	}
 	n.amounts = 0

@@ -54,23 +54,42 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 		buf:  make([]byte, 0, 512),
 	}
 	t.wID, t.dID = Bind(id, w.w)
-	p := &preparer{t: t}
-	t.no.prepare(p)
-	t.pa.prepare(p)
-	t.os.prepare(p)
-	t.dl.prepare(p)
-	t.sl.prepare(p)
+	t.prepareAll(&preparer{t: t})
 	return t, nil
+}
+
+// prepareAll hands every transaction's fixed statements to p, in op order
+// (the statement catalog relies on it).
+func (t *Terminal) prepareAll(p *preparer) {
+	p.op = OpNewOrder
+	t.no.prepare(p)
+	p.op = OpPayment
+	t.pa.prepare(p)
+	p.op = OpOrderStatus
+	t.os.prepare(p)
+	p.op = OpDelivery
+	t.dl.prepare(p)
+	p.op = OpStockLevel
+	t.sl.prepare(p)
 }
 
 // preparer hands out the terminal's statements. They are prepared on first
 // use (lazyStmt), so a terminal costs only its connection at start: 2048
 // terminals start in seconds and keep only the statements their deck deals.
-type preparer struct{ t *Terminal }
+// With rec set it only records the SQL templates and their transaction (the
+// statement catalog, statements.go).
+type preparer struct {
+	t   *Terminal
+	op  int
+	rec *[]stmtEntry
+}
 
 // stmt returns the statement for sql; {table} placeholders and {fu} are
 // substituted when it is prepared.
 func (p *preparer) stmt(sql string) target.Stmt {
+	if p.rec != nil {
+		*p.rec = append(*p.rec, stmtEntry{sql: sql, op: p.op, share: 1})
+	}
 	return &lazyStmt{t: p.t, sql: sql}
 }
 
@@ -120,9 +139,19 @@ func (l *lazyStmt) QueryRow(ctx context.Context, dest []any, args ...any) error 
 // prepare prepares sql after replacing the {table} placeholders with the
 // scheme's names and {fu} with the kind's FOR UPDATE suffix, and records
 // the statement for Close.
-func (t *Terminal) prepare(ctx context.Context, sql string) (target.Stmt, error) {
-	sql = t.w.sqlNames(t.kind).Replace(sql)
-	s, err := t.conn.Prepare(ctx, sql)
+//
+// Statements outside the workload's server-side set (SetStatementBudget)
+// run as text: their arguments are encoded client-side and the server
+// holds nothing for them.
+func (t *Terminal) prepare(ctx context.Context, template string) (target.Stmt, error) {
+	sql := t.w.sqlNames(t.kind).Replace(template)
+	var s target.Stmt
+	var err error
+	if t.w.serverSide != nil && !t.w.serverSide[template] {
+		s, err = target.PrepareText(ctx, t.conn, sql)
+	} else {
+		s, err = t.conn.Prepare(ctx, sql)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("prepare %q: %w", sql, err)
 	}

@@ -62,6 +62,10 @@ type Workload struct {
 
 	replOnce sync.Once
 	repl     *strings.Replacer // table names and FOR UPDATE; one target kind per workload
+
+	// serverSide holds the SQL templates prepared server-side; nil means
+	// all of them (SetStatementBudget). Set before terminals are made.
+	serverSide map[string]bool
 }
 
 var _ workload.Workload = (*Workload)(nil)

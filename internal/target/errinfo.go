@@ -1,0 +1,49 @@
+package target
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+)
+
+// ErrorCode is the server's code for err, as a user would look it up:
+// the MySQL error number ("1461"), the PostgreSQL SQLSTATE ("42501") or
+// the SQLite result code ("5"); "" when err carries none (transport
+// failures, client-side errors).
+func ErrorCode(err error) string {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return strconv.Itoa(int(me.Number))
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return strconv.Itoa(se.Code())
+	}
+	return ""
+}
+
+// Hint is a one-line remedy for errors whose cause is a server setting or a
+// privilege rather than the workload, or "" when there is none to give.
+func Hint(err error) string {
+	code := ErrorCode(err)
+	switch {
+	case code == "1461":
+		return "the server's max_prepared_stmt_count is exhausted: raise it (SET GLOBAL max_prepared_stmt_count = ...), run fewer terminals, or use --statement-mode text"
+	case code == "1040" || code == "1203" || code == "1226" || code == "53300":
+		return "the server's connection limit is reached: raise max_connections (or the user's max_user_connections), or run fewer terminals"
+	}
+	switch Classify(err) {
+	case ClassPermission:
+		return "the user lacks a privilege the workload needs: grant SELECT, INSERT, UPDATE, DELETE on the benchmark's tables (or run as their owner)"
+	case ClassResourceLimit:
+		return "the server ran out of a resource or hit a configured limit: see the server's message"
+	}
+	return ""
+}

@@ -1,0 +1,50 @@
+package tpcc
+
+import "testing"
+
+func TestStatementBudget(t *testing.T) {
+	names, _ := NamesFor("standard")
+	w, err := New(Config{Mix: DefaultMix, Names: names, Seed: 1}, Meta{Warehouses: 1, Scheme: "standard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := w.StatementKinds()
+	// 6 + 3 padded New-Order statements + 11 order-line inserts, 10 Payment,
+	// 3 Order-Status, 1 + 6x10 Delivery, 2 Stock-Level.
+	if want := 6 + 3 + 11 + 10 + 3 + 1 + 60 + 2; kinds != want {
+		t.Fatalf("StatementKinds = %d, want %d", kinds, want)
+	}
+	tests := []struct {
+		name   string
+		budget int
+		want   int
+	}{
+		{"unlimited", -1, kinds},
+		{"more than needed", kinds + 5, kinds},
+		{"2048 terminals on the default limit", 16382 / 2048, 7},
+		{"none", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := w.SetStatementBudget(tt.budget)
+			if got != tt.want {
+				t.Fatalf("SetStatementBudget(%d) = %d, want %d", tt.budget, got, tt.want)
+			}
+			if tt.want == kinds {
+				if w.serverSide != nil {
+					t.Fatalf("unlimited budget should prepare everything, got a set of %d", len(w.serverSide))
+				}
+				return
+			}
+			if len(w.serverSide) != tt.want {
+				t.Fatalf("server-side set has %d statements, want %d", len(w.serverSide), tt.want)
+			}
+			// The most frequent statements come first: with 7, all are New-Order's.
+			for _, e := range w.catalog()[:tt.want] {
+				if e.op != OpNewOrder {
+					t.Fatalf("statement of op %d prepared before New-Order's: %s", e.op, e.sql)
+				}
+			}
+		})
+	}
+}
