@@ -18,16 +18,34 @@ type Run struct {
 	ServerVersion string `json:"server_version,omitempty"`
 	// Config is the resolved configuration (workload options, terminals,
 	// warm-up, duration...), with secrets removed.
-	Config    map[string]any `json:"config"`
-	Status    string         `json:"status"` // "ok", "interrupted", "failed"
-	Error     string         `json:"error,omitempty"`
-	StartedAt time.Time      `json:"started_at"`
-	EndedAt   time.Time      `json:"ended_at"`
-	WarmupS   float64        `json:"warmup_s"`
-	Summary   Summary        `json:"summary"`
-	Ops       []Op           `json:"ops"`
+	Config map[string]any `json:"config"`
+	Status string         `json:"status"` // "ok", "interrupted", "failed"
+	Error  string         `json:"error,omitempty"`
+	// Hint is a one-line remedy for Error when its cause is a server
+	// setting or a privilege (max_prepared_stmt_count, GRANTs...).
+	Hint string `json:"hint,omitempty"`
+	// Verdict is "ok", "degraded" or "failed", with the reasons (see
+	// Judge); absent in files written before verdicts existed.
+	Verdict        string    `json:"verdict,omitempty"`
+	VerdictReasons []string  `json:"verdict_reasons,omitempty"`
+	StartedAt      time.Time `json:"started_at"`
+	EndedAt        time.Time `json:"ended_at"`
+	WarmupS        float64   `json:"warmup_s"`
+	Summary        Summary   `json:"summary"`
+	Ops            []Op      `json:"ops"`
 	// ErrorsByClass counts failed attempts by error class (deadlock, ...).
 	ErrorsByClass map[string]int64 `json:"errors_by_class"`
+	// ErrorSamples are the first distinct error messages per class, with
+	// the server's code and the statement that failed.
+	ErrorSamples []ErrorSample `json:"error_samples,omitempty"`
+	// PreparedStatements is how the run fitted the server's cap on
+	// prepared statements (MySQL prepared mode only).
+	PreparedStatements *PreparedStmts `json:"prepared_statements,omitempty"`
+	// ReconnectFailures counts failed reconnect attempts after lost
+	// connections (each attempt of the back-off loop).
+	ReconnectFailures int64 `json:"reconnect_failures,omitempty"`
+	// Rate holds the open-loop figures when a target rate was set.
+	Rate *RateFigures `json:"rate,omitempty"`
 	// Endpoints counts connections opened per endpoint (load balancing).
 	Endpoints map[string]int64 `json:"endpoints,omitempty"`
 	// Clients counts sessions per client library: on MySQL
@@ -78,10 +96,12 @@ type Summary struct {
 	NewOrderCommitted   int64   `json:"new_order_committed"`
 	NewOrderRolledBack  int64   `json:"new_order_rolled_back"`
 	NewOrderRollbackPct float64 `json:"new_order_rollback_pct,omitempty"`
-	Efficiency          float64 `json:"efficiency_pct,omitempty"` // TPC-C with --wait: tpmC / (12.86 x W)
-	AvgMS               float64 `json:"avg_ms"`                   // over all successful ops
-	P95MS               float64 `json:"p95_ms"`
-	P99MS               float64 `json:"p99_ms"`
+	Efficiency          float64 `json:"efficiency_pct,omitempty"` // TPC-C with --wait: tpmC / (12.86 x terminals/10)
+	// EfficiencyNote says what the efficiency rests on, or why it is not given.
+	EfficiencyNote string  `json:"efficiency_note,omitempty"`
+	AvgMS          float64 `json:"avg_ms"` // over all successful ops
+	P95MS          float64 `json:"p95_ms"`
+	P99MS          float64 `json:"p99_ms"`
 }
 
 // Op is one operation (transaction) type's figures over the measurement window.
@@ -114,8 +134,9 @@ type Latency struct {
 
 // Interval is one --report-interval tick.
 type Interval struct {
-	T      float64 `json:"t"`     // seconds since start of the run (warm-up included)
-	Phase  string  `json:"phase"` // "warmup" or "measure"
+	T      float64 `json:"t"`               // seconds since start of the run (warm-up included)
+	DurS   float64 `json:"dur_s,omitempty"` // length of the interval (T minus the previous T)
+	Phase  string  `json:"phase"`           // "warmup" or "measure"
 	TPS    float64 `json:"tps"`
 	TpmC   float64 `json:"tpmC,omitempty"`
 	Errors int64   `json:"errors"`
@@ -148,8 +169,11 @@ type Driver struct {
 
 // Check is one consistency or response-time check.
 type Check struct {
-	Name   string  `json:"name"`
-	Passed bool    `json:"passed"`
-	Detail string  `json:"detail,omitempty"`
-	TookS  float64 `json:"took_s,omitempty"`
+	Name   string `json:"name"`
+	Passed bool   `json:"passed"`
+	// NotJudged: there was no (or too little) data to judge; Passed is
+	// false and the check is shown as "not judged", not as a failure.
+	NotJudged bool    `json:"not_judged,omitempty"`
+	Detail    string  `json:"detail,omitempty"`
+	TookS     float64 `json:"took_s,omitempty"`
 }

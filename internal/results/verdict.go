@@ -1,0 +1,153 @@
+package results
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Verdicts.
+const (
+	VerdictOK       = "ok"
+	VerdictDegraded = "degraded"
+	VerdictFailed   = "failed"
+)
+
+// Criteria are the bounds a run is judged against.
+type Criteria struct {
+	// MinSuccessPct: a success rate below it fails the run (default 99).
+	MinSuccessPct float64
+	// OutageS is the shortest stretch of the measurement window without a
+	// completed operation that counts as an outage (default 2 × the report
+	// interval, at least 2 s).
+	OutageS float64
+	// TargetRate is the open-loop target (ops/s); 0 for closed loop.
+	TargetRate float64
+}
+
+// DefaultMinSuccessPct is --min-success's default.
+const DefaultMinSuccessPct = 99
+
+// minOutageExpected: a stretch without completions counts as an outage only
+// when the run's average rate would have completed at least this many
+// operations in it, so that slow runs (keying and think times, one
+// terminal) are not judged by chance gaps.
+const minOutageExpected = 10
+
+// Outage is a stretch of the measurement window without a completed
+// operation.
+type Outage struct {
+	FromS, ToS float64 // seconds since the start of the run
+}
+
+// Outages finds the stretches of at least minS seconds in r's measured
+// series without a completed operation, given the run's average rate.
+func Outages(r *Run, minS float64) []Outage {
+	if minS <= 0 {
+		minS = 2
+	}
+	if r.Summary.TPS*minS < minOutageExpected {
+		minS = minOutageExpected / max(r.Summary.TPS, 1e-9)
+	}
+	var out []Outage
+	var from, prevT float64
+	in := false
+	flush := func(to float64) {
+		if in && to-from >= minS-1e-6 {
+			out = append(out, Outage{FromS: from, ToS: to})
+		}
+		in = false
+	}
+	for _, iv := range r.Series {
+		start := prevT
+		prevT = iv.T
+		if iv.Phase != "measure" {
+			continue
+		}
+		var n int64
+		for _, o := range iv.Ops {
+			n += o.Count
+		}
+		if n > 0 {
+			flush(start)
+			continue
+		}
+		if !in {
+			in, from = true, start
+		}
+	}
+	flush(prevT)
+	return out
+}
+
+// Judge sets r.Verdict and r.VerdictReasons: "failed" when the run was
+// stopped by a fatal error, nothing succeeded, or the success rate is below
+// c.MinSuccessPct; "degraded" when it was interrupted, had an outage, a
+// check failed, or an open-loop run missed 95 % of its target rate; else
+// "ok". Every reason is one line a user can act on.
+func Judge(r *Run, c Criteria) {
+	if c.MinSuccessPct <= 0 {
+		c.MinSuccessPct = DefaultMinSuccessPct
+	}
+	var failed, degraded []string
+	s := r.Summary
+	if r.Error != "" {
+		failed = append(failed, "stopped: "+r.Error)
+	}
+	switch {
+	case s.Transactions == 0:
+		failed = append(failed, "no operation succeeded in the measurement window")
+	case s.SuccessRate < c.MinSuccessPct:
+		failed = append(failed, fmt.Sprintf("success rate %.2f %% is below --min-success %g %% (%d errors%s)",
+			s.SuccessRate, c.MinSuccessPct, s.Errors, classList(r.ErrorsByClass)))
+	}
+	if r.Status == "interrupted" {
+		degraded = append(degraded, fmt.Sprintf("interrupted after %.1f s of measurement", s.DurationS))
+	}
+	for _, o := range Outages(r, c.OutageS) {
+		degraded = append(degraded, fmt.Sprintf("outage: no operation completed for %.0f s (t = %.0f..%.0f s)", o.ToS-o.FromS, o.FromS, o.ToS))
+	}
+	if r.ReconnectFailures > 0 {
+		degraded = append(degraded, fmt.Sprintf("%d failed reconnect attempt(s) after lost connections", r.ReconnectFailures))
+	}
+	for _, ch := range r.Checks {
+		if !ch.Passed && !ch.NotJudged {
+			degraded = append(degraded, "check failed: "+ch.Name)
+		}
+	}
+	if c.TargetRate > 0 && s.DurationS > 0 {
+		achieved := s.TPS
+		if r.Rate != nil {
+			achieved = r.Rate.AchievedPerS
+		}
+		if achieved < 0.95*c.TargetRate {
+			degraded = append(degraded, fmt.Sprintf("rate not achieved: %.1f/s of the %.1f/s target (%.1f %%)",
+				achieved, c.TargetRate, 100*achieved/c.TargetRate))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		r.Verdict = VerdictFailed
+	case len(degraded) > 0:
+		r.Verdict = VerdictDegraded
+	default:
+		r.Verdict = VerdictOK
+	}
+	r.VerdictReasons = append(failed, degraded...)
+}
+
+func classList(m map[string]int64) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return ": " + strings.Join(parts, ", ")
+}

@@ -1,0 +1,76 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// series builds a measured one-second series with the given counts.
+func series(counts ...int64) []Interval {
+	out := make([]Interval, len(counts))
+	for i, n := range counts {
+		out[i] = Interval{T: float64(i + 1), DurS: 1, Phase: "measure", Ops: map[string]IntervalOp{"op": {Count: n}}}
+	}
+	return out
+}
+
+func TestJudge(t *testing.T) {
+	steady := series(100, 100, 100, 100, 100, 100, 100, 100)
+	gap := series(100, 100, 0, 0, 0, 0, 100, 100)
+	tests := []struct {
+		name    string
+		run     Run
+		c       Criteria
+		verdict string
+		reason  string // substring of one reason
+	}{
+		{"ok", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictOK, ""},
+		{"low success", Run{Status: "ok", Summary: Summary{Transactions: 650, Errors: 350, SuccessRate: 65, TPS: 81, DurationS: 8},
+			ErrorsByClass: map[string]int64{"resource_limit": 350}, Series: steady}, Criteria{}, VerdictFailed, "success rate 65.00 % is below --min-success 99 %"},
+		{"custom min success", Run{Status: "ok", Summary: Summary{Transactions: 980, Errors: 20, SuccessRate: 98, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{MinSuccessPct: 95}, VerdictOK, ""},
+		{"nothing succeeded", Run{Status: "ok", Summary: Summary{Errors: 10, DurationS: 8}}, Criteria{}, VerdictFailed, "no operation succeeded"},
+		{"fatal error", Run{Status: "failed", Error: "permission denied", Summary: Summary{Transactions: 5, SuccessRate: 100, DurationS: 1}},
+			Criteria{}, VerdictFailed, "stopped: permission denied"},
+		{"outage", Run{Status: "ok", Summary: Summary{Transactions: 400, SuccessRate: 100, TPS: 50, DurationS: 8}, Series: gap},
+			Criteria{OutageS: 2}, VerdictDegraded, "no operation completed for 4 s (t = 2..6 s)"},
+		{"short gap is no outage", Run{Status: "ok", Summary: Summary{Transactions: 400, SuccessRate: 100, TPS: 50, DurationS: 8}, Series: gap},
+			Criteria{OutageS: 5}, VerdictOK, ""},
+		{"slow run gap is no outage", Run{Status: "ok", Summary: Summary{Transactions: 4, SuccessRate: 100, TPS: 0.5, DurationS: 8},
+			Series: series(1, 1, 0, 0, 0, 0, 1, 1)}, Criteria{OutageS: 2}, VerdictOK, ""},
+		{"failed check", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady,
+			Checks: []Check{{Name: "p90 new_order <= 5s"}}}, Criteria{}, VerdictDegraded, "check failed: p90 new_order"},
+		{"not judged check", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady,
+			Checks: []Check{{Name: "p90 delivery <= 5s", NotJudged: true}}}, Criteria{}, VerdictOK, ""},
+		{"rate missed", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{TargetRate: 1000}, VerdictDegraded, "rate not achieved: 100.0/s of the 1000.0/s target"},
+		{"rate met", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 96, DurationS: 8}, Series: steady},
+			Criteria{TargetRate: 100}, VerdictOK, ""},
+		{"interrupted", Run{Status: "interrupted", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 1.8}, Series: steady},
+			Criteria{}, VerdictDegraded, "interrupted after 1.8 s"},
+		{"reconnect failures", Run{Status: "ok", ReconnectFailures: 3, Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictDegraded, "3 failed reconnect attempt(s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.run
+			Judge(&r, tt.c)
+			if r.Verdict != tt.verdict {
+				t.Fatalf("verdict %q (%v), want %q", r.Verdict, r.VerdictReasons, tt.verdict)
+			}
+			if tt.reason == "" {
+				if len(r.VerdictReasons) != 0 {
+					t.Fatalf("unexpected reasons %v", r.VerdictReasons)
+				}
+				return
+			}
+			for _, got := range r.VerdictReasons {
+				if strings.Contains(got, tt.reason) {
+					return
+				}
+			}
+			t.Fatalf("reasons %q lack %q", r.VerdictReasons, tt.reason)
+		})
+	}
+}
