@@ -10,8 +10,8 @@ type ErrorSample struct {
 	// statement step and keeps the server's text.
 	Op      string `json:"op"`
 	Message string `json:"message"`
-	// Count is how many failed attempts had this class, code and op
-	// (counted until the run's sample table filled).
+	// Count is how many failed attempts had exactly this message (counted
+	// until every class's sample table filled).
 	Count int64 `json:"count"`
 }
 

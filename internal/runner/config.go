@@ -24,6 +24,10 @@ type Config struct {
 	// Rate is the total target rate in ops/s over all terminals (open loop,
 	// latency counted from the intended start); 0 = closed loop.
 	Rate float64
+	// Poisson draws open-loop arrivals with exponential gaps (sysbench's
+	// --rate) instead of a uniform schedule; Seed seeds them.
+	Poisson bool
+	Seed    uint64
 	// Wait enables the workload's keying and think times.
 	Wait bool
 	// MaxRetries re-runs an op after a deadlock/serialization/lock-timeout

@@ -1,25 +1,74 @@
 package runner
 
 import (
+	"math"
 	"sync/atomic"
 	"time"
+
+	"benchpress/internal/randgen"
 )
 
-// ratePacer hands out intended start times for an open-loop constant rate
-// shared by all terminals. The schedule is a pure function of the ticket
-// number (start + i/rate), so no lock is needed: one atomic add per op.
+// ratePacer hands out intended start times for an open-loop rate shared by
+// all terminals (k6's constant-arrival-rate, sysbench --rate).
+//
+// Uniform arrivals: the schedule is a pure function of the ticket number
+// (start + i/rate), so no lock is needed: one atomic add per op. Poisson
+// arrivals (sysbench --rate with its default exponential gaps): each
+// terminal runs its own Poisson process at rate/terminals, and the
+// superposition of independent Poisson processes is a Poisson process at
+// the total rate; no shared state either.
 type ratePacer struct {
 	start    time.Time
-	interval float64 // nanoseconds between ops
+	rate     float64
+	interval float64 // nanoseconds between ops (uniform)
+	poisson  bool
+	seed     uint64
 	n        atomic.Int64
 }
 
-func newRatePacer(start time.Time, rate float64) *ratePacer {
-	return &ratePacer{start: start, interval: 1e9 / rate}
+func newRatePacer(start time.Time, rate float64, poisson bool, seed uint64) *ratePacer {
+	return &ratePacer{start: start, rate: rate, interval: 1e9 / rate, poisson: poisson, seed: seed}
 }
 
-// next returns the intended start of the next op.
+// next returns the intended start of the next op (uniform arrivals).
 func (p *ratePacer) next() time.Time {
 	i := p.n.Add(1) - 1
 	return p.start.Add(time.Duration(float64(i) * p.interval))
 }
+
+// dropped is how many intended starts of the window [from, to] never ran:
+// the target's count for the window minus the operations started in it.
+func (p *ratePacer) dropped(to time.Time, started int64, from time.Time) int64 {
+	want := int64(math.Round(p.rate * to.Sub(from).Seconds()))
+	return max(0, want-started)
+}
+
+// poissonClock is one terminal's arrival process at rate/terminals.
+type poissonClock struct {
+	at     time.Time
+	meanNS float64
+	r      *randgen.Rand
+}
+
+func (p *ratePacer) clock(worker, workers int) *poissonClock {
+	return &poissonClock{at: p.start, meanNS: 1e9 * float64(workers) / p.rate, r: randgen.New(p.seed, uint64(worker)|1<<40)}
+}
+
+// next returns the intended start of this terminal's next op: the previous
+// one plus an exponential gap.
+func (c *poissonClock) next() time.Time {
+	u := c.r.Float64()
+	c.at = c.at.Add(time.Duration(-math.Log(1-u) * c.meanNS))
+	return c.at
+}
+
+// openLoop counts the open-loop figures of the measurement window.
+type openLoop struct {
+	started   atomic.Int64
+	late      atomic.Int64
+	serviceUS atomic.Int64 // sum of service times (actual start to completion)
+}
+
+// LateAfter: an operation that starts more than this behind its intended
+// time counts as late (the load generator or the system could not keep up).
+const LateAfter = 10 * time.Millisecond

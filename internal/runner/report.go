@@ -27,10 +27,24 @@ func (r *reporter) add(s *metrics.Snapshot) {
 		r.acc = metrics.NewSnapshot(len(r.reg.Ops()), len(r.reg.Extras()))
 	}
 	r.acc.Add(s)
-	now := time.Now()
-	if now.Sub(r.last) < r.cfg.ReportInterval-50*time.Millisecond {
+	if time.Since(r.last) < r.cfg.ReportInterval-50*time.Millisecond {
 		return
 	}
+	r.emit()
+}
+
+// flush reports the last, partial interval when the run ends between two
+// live lines (at least minTick of it), so the live output covers the
+// whole run.
+func (r *reporter) flush() {
+	if r.cfg.OnReport == nil || r.cfg.ReportInterval <= 0 || r.acc == nil || time.Since(r.last) < minTick {
+		return
+	}
+	r.emit()
+}
+
+func (r *reporter) emit() {
+	now := time.Now()
 	phase := "warmup"
 	if r.reg.Phase() == metrics.Measure {
 		phase = "measure"

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"benchpress/internal/metrics"
+	"benchpress/internal/results"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -29,6 +30,20 @@ type Result struct {
 	MeasureTo   time.Time
 	Interrupted bool // stopped early by the caller's context (Ctrl-C)
 	Reconnects  int64
+	// ReconnectFailures counts failed attempts to replace a lost session.
+	ReconnectFailures int64
+	// Fatal is the error that stopped the run early: a permission or
+	// resource-limit error (target.Class.Fatal) fails every terminal the
+	// same way, so the run ends at the first one.
+	Fatal error
+	// ErrorSamples are the first distinct messages per error class.
+	ErrorSamples []results.ErrorSample
+	// Late and Dropped are the open-loop counts (Config.Rate): operations
+	// that started more than LateAfter behind their intended time, and
+	// intended starts never run because the window closed.
+	Late, Dropped int64
+	// Started counts operations started in the measurement window.
+	StartedOps int64
 	// ServerVersion as reported by the first connection.
 	ServerVersion string
 	// ConnectTime is how long the start took: opening every session and
@@ -48,6 +63,7 @@ func (r *Result) MeasuredSeconds() float64 {
 // not kept, so a long run's series stays small).
 type Tick struct {
 	T        float64 // seconds since Started, at the end of the tick
+	Dur      float64 // seconds the tick covers
 	Measured bool    // the tick is inside the measurement window
 	Ops      []TickOp
 }
@@ -130,13 +146,16 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	hardCtx, stopHard := context.WithCancel(context.Background())
 	defer stopSoft()
 	defer stopHard()
-	var reconnects atomic.Int64
+	var reconnects, reconnectFails atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
 	res.ConnectTime = res.Started.Sub(connectStart)
 	if cfg.Rate > 0 {
-		pacer = newRatePacer(res.Started, cfg.Rate)
+		pacer = newRatePacer(res.Started, cfg.Rate, cfg.Poisson, cfg.Seed)
 	}
+	samples := newErrorSamples(wl.Ops())
+	stop := newFatalStop()
+	open := &openLoop{}
 	if cfg.Warmup == 0 {
 		reg.SetPhase(metrics.Measure)
 		res.MeasureFrom = res.Started
@@ -148,7 +167,8 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		w := &worker{
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
-			reconnects: &reconnects, pacer: pacer, budget: budget,
+			reconnects: &reconnects, reconnectFails: &reconnectFails, pacer: pacer, budget: budget,
+			samples: samples, stop: stop, open: open,
 		}
 		wg.Add(1)
 		go func() { defer wg.Done(); w.loop(softCtx, hardCtx) }()
@@ -166,10 +186,23 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		runEnd = time.After(cfg.Warmup + cfg.Duration)
 	}
 	rep := newReporter(&cfg, reg, res.Started)
+	lastTick := res.Started
+	// doTick closes one series interval. An interval shorter than
+	// minTick (a phase edge right after a regular tick, or the drain after
+	// the window closed) is folded into the previous one instead of being
+	// saved as a near-zero-length sample with a meaningless rate.
 	doTick := func() {
 		measured := reg.Phase() == metrics.Measure
 		s := reg.Tick()
-		res.Series = append(res.Series, Tick{T: time.Since(res.Started).Seconds(), Measured: measured, Ops: summarizeTick(s)})
+		now := time.Now()
+		dur := now.Sub(lastTick).Seconds()
+		ops := summarizeTick(s)
+		if n := len(res.Series); n > 0 && dur < minTick.Seconds() {
+			foldTick(&res.Series[n-1], ops)
+		} else {
+			res.Series = append(res.Series, Tick{T: now.Sub(res.Started).Seconds(), Dur: dur, Measured: measured, Ops: ops})
+			lastTick = now
+		}
 		rep.add(s)
 		if cfg.OnTick != nil {
 			cfg.OnTick(s, measured)
@@ -194,6 +227,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			waitTimeout(&wg, 5*time.Second)
 		}
 		doTick()
+		rep.flush()
 		reg.SetPhase(metrics.Done)
 		if cfg.OnPhase != nil {
 			cfg.OnPhase("done")
@@ -206,6 +240,7 @@ loop:
 			doTick()
 		case <-warmEnd:
 			doTick()
+			tick.Reset(time.Second) // measured intervals start at the window's start
 			res.MeasureFrom = time.Now()
 			reg.SetPhase(metrics.Measure)
 			if cfg.OnPhase != nil {
@@ -220,7 +255,17 @@ loop:
 		case <-ctx.Done():
 			finish(true)
 			break loop
+		case <-stop.done:
+			finish(false)
+			break loop
 		}
+	}
+	res.Fatal = stop.err()
+	res.ErrorSamples = samples.list()
+	res.ReconnectFailures = reconnectFails.Load()
+	res.Late, res.StartedOps = open.late.Load(), open.started.Load()
+	if pacer != nil && !res.MeasureFrom.IsZero() {
+		res.Dropped = pacer.dropped(res.MeasureTo, res.StartedOps, res.MeasureFrom)
 	}
 	res.Reconnects = reconnects.Load()
 	res.Cumulative = reg.Cumulative()
@@ -228,6 +273,22 @@ loop:
 		res.MeasureTo = res.MeasureFrom
 	}
 	return res, nil
+}
+
+// minTick is the shortest series interval kept on its own (see doTick).
+const minTick = 250 * time.Millisecond
+
+// foldTick adds a short tick's counts to the previous interval; the
+// previous interval's latency figures stay (the few completions of a drain
+// do not move them meaningfully, and percentiles cannot be merged without
+// histograms).
+func foldTick(prev *Tick, ops []TickOp) {
+	for i := range ops {
+		if i < len(prev.Ops) {
+			prev.Ops[i].Count += ops[i].Count
+			prev.Ops[i].Errors += ops[i].Errors
+		}
+	}
 }
 
 // Grace periods for transactions in flight when the window closes.

@@ -35,6 +35,7 @@ type fakeWL struct {
 	service   time.Duration
 	committed atomic.Int64
 	failEvery int64
+	failErr   error // returned by failing calls (default "boom")
 	calls     atomic.Int64
 }
 
@@ -53,6 +54,9 @@ func (t *fakeTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 	n := t.wl.calls.Add(1)
 	time.Sleep(t.wl.service) // deliberately ignores ctx: an in-flight transaction
 	if t.wl.failEvery > 0 && n%t.wl.failEvery == 0 {
+		if t.wl.failErr != nil {
+			return metrics.Failed, t.wl.failErr
+		}
 		return metrics.Failed, errors.New("boom")
 	}
 	t.wl.committed.Add(1)
@@ -142,7 +146,7 @@ func TestRunStartErrorReportedOnce(t *testing.T) {
 
 func TestRatePacerSchedule(t *testing.T) {
 	start := time.Unix(0, 0)
-	p := newRatePacer(start, 1000)
+	p := newRatePacer(start, 1000, false, 0)
 	for i := 0; i < 5; i++ {
 		if got, want := p.next().Sub(start), time.Duration(i)*time.Millisecond; got != want {
 			t.Fatalf("ticket %d at %v, want %v", i, got, want)

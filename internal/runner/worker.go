@@ -22,8 +22,14 @@ type worker struct {
 	reg        *metrics.Registry
 	rec        *metrics.Recorder
 	reconnects *atomic.Int64
-	pacer      *ratePacer
-	budget     *opBudget
+	// reconnectFails counts failed attempts to replace a lost session.
+	reconnectFails *atomic.Int64
+	pacer          *ratePacer
+	clock          *poissonClock // Poisson arrivals: this terminal's process
+	budget         *opBudget
+	samples        *errorSamples
+	stop           *fatalStop
+	open           *openLoop
 }
 
 // loop runs transactions until soft ends. Sleeps and reconnects follow soft;
@@ -38,15 +44,25 @@ func (w *worker) loop(soft, hard context.Context) {
 		}
 	}()
 	waiter, _ := w.term.(workload.Waiter)
+	if w.pacer != nil && w.pacer.poisson {
+		w.clock = w.pacer.clock(w.id, w.n)
+	}
 	for soft.Err() == nil {
 		op := w.term.Next()
 		var start time.Time
+		late := false
 		if w.pacer != nil {
-			intended := w.pacer.next()
+			var intended time.Time
+			if w.clock != nil {
+				intended = w.clock.next()
+			} else {
+				intended = w.pacer.next()
+			}
 			if !sleepCtx(soft, time.Until(intended)) {
 				return
 			}
 			start = intended // no coordinated omission: latency from intended start
+			late = time.Since(intended) > LateAfter
 		} else {
 			if w.cfg.Wait && waiter != nil {
 				if !sleepCtx(soft, waiter.Keying(op)) {
@@ -62,15 +78,27 @@ func (w *worker) loop(soft, hard context.Context) {
 		if phase == metrics.Measure && !w.budget.take() {
 			return
 		}
+		began := time.Now()
 		outcome, err := w.attempt(hard, op)
 		if hard.Err() != nil && err != nil {
 			return // aborted after the grace period: not a database error
 		}
 		lat := time.Since(start)
+		if w.pacer != nil && phase == metrics.Measure {
+			w.open.started.Add(1)
+			w.open.serviceUS.Add(time.Since(began).Microseconds())
+			if late {
+				w.open.late.Add(1)
+			}
+		}
 		class := target.ClassNone
 		if err != nil {
 			class = target.Classify(err)
 			outcome = metrics.Failed
+			w.samples.add(op, class, err)
+			if class.Fatal() {
+				w.stop.trigger(err)
+			}
 		}
 		w.rec.RecordIn(phase, op, lat, outcome, class, w.term.Extras())
 		if class == target.ClassLostConnection {
@@ -124,9 +152,10 @@ func (w *worker) reconnect(ctx context.Context) bool {
 			c.Close()
 			err = terr
 		}
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return false
 		}
+		w.reconnectFails.Add(1)
 		if backoff < 5*time.Second {
 			backoff *= 2
 		}

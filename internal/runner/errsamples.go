@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"benchpress/internal/results"
+	"benchpress/internal/target"
+)
+
+// SamplesPerClass is how many distinct messages are kept per error class.
+const SamplesPerClass = 5
+
+// maxSampleLen bounds a kept message (server messages can quote a whole
+// statement).
+const maxSampleLen = 400
+
+// errorSamples keeps the first distinct error messages per class with
+// their server code and operation. Errors are the rare path: one mutex is
+// enough, and once every class is full (or the table is) Add costs one
+// atomic load.
+type errorSamples struct {
+	full    atomic.Bool
+	mu      sync.Mutex
+	ops     []string
+	samples []results.ErrorSample
+	perCls  [target.NumClasses]int
+}
+
+func newErrorSamples(ops []string) *errorSamples { return &errorSamples{ops: ops} }
+
+// add records err (of class cl) from op: a new (class, code, op, message)
+// is kept while its class has room; a known one has its count raised.
+func (e *errorSamples) add(op int, cl target.Class, err error) {
+	if e.full.Load() {
+		return
+	}
+	code := target.ErrorCode(err)
+	msg := err.Error()
+	if len(msg) > maxSampleLen {
+		msg = msg[:maxSampleLen] + "..."
+	}
+	name := ""
+	if op >= 0 && op < len(e.ops) {
+		name = e.ops[op]
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range e.samples {
+		s := &e.samples[i]
+		if s.Class == cl.String() && s.Code == code && s.Op == name && s.Message == msg {
+			s.Count++
+			return
+		}
+	}
+	if e.perCls[cl] >= SamplesPerClass {
+		return
+	}
+	e.perCls[cl]++
+	e.samples = append(e.samples, results.ErrorSample{Class: cl.String(), Code: code, Op: name, Message: msg, Count: 1})
+	if len(e.samples) >= SamplesPerClass*int(target.NumClasses-1) {
+		e.full.Store(true)
+	}
+}
+
+// list returns a copy of the samples in the order first seen.
+func (e *errorSamples) list() []results.ErrorSample {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]results.ErrorSample(nil), e.samples...)
+}
