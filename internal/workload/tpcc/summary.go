@@ -60,16 +60,18 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if s.DurationS > 0 {
 		s.TpmC = float64(completed) / (s.DurationS / 60)
 		if w.cfg.Wait && w.w > 0 {
-			s.Efficiency = 100 * s.TpmC / (MaxTpmCPerWarehouse * float64(w.w))
+			s.Efficiency, s.EfficiencyNote = w.efficiency(s.TpmC, completed, configInt(r.Config, "terminals"))
 		}
 	}
+	fillSeriesTpmC(r.Series)
 
 	for op := 0; op < NumOps; op++ {
 		limit := responseLimits[op]
 		c := results.Check{Name: "p90 " + OpNames[op] + " <= " + limit.String(), Passed: true}
 		h := cum.OKHist[op]
 		if h == nil || h.TotalCount() == 0 {
-			c.Detail = "no completed transactions"
+			c.Passed, c.NotJudged = false, true
+			c.Detail = "not judged: no completed transactions"
 		} else {
 			p90 := time.Duration(h.ValueAtQuantile(90)) * time.Microsecond
 			c.Passed = p90 <= limit
@@ -121,6 +123,8 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 		}
 	}
 	audit["mix_pct"] = mix
+	r.Checks = append(r.Checks, auditChecks(audit)...)
+	r.Checks = append(r.Checks, w.mixChecks(cum, total)...)
 	if r.Extra == nil {
 		r.Extra = map[string]any{}
 	}

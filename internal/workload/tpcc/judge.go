@@ -1,0 +1,139 @@
+package tpcc
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/results"
+)
+
+// efficiency is tpmC against the ceiling the spec allows with keying and
+// think times (clause 4.2: 12.86 tpmC per warehouse, which assumes 10
+// terminals per warehouse). With another terminal count the ceiling scales
+// with the terminals, 12.86 × W × terminals / (10 × W); with the count
+// unknown no figure is given. The note names the New-Orders it rests on.
+func (w *Workload) efficiency(tpmC float64, newOrders int64, terminals int) (float64, string) {
+	if terminals <= 0 {
+		return 0, "efficiency not given: the terminal count is unknown"
+	}
+	ceiling := MaxTpmCPerWarehouse * float64(terminals) / TerminalsPerWarehouse
+	note := fmt.Sprintf("against 12.86 x %d warehouse(s), on %d New-Orders", w.w, newOrders)
+	if terminals != TerminalsPerWarehouse*w.w {
+		note = fmt.Sprintf("against 12.86 x W x terminals/(10 x W) = %.2f tpmC (%d terminals on %d warehouse(s), not 10 per warehouse), on %d New-Orders",
+			ceiling, terminals, w.w, newOrders)
+	}
+	return 100 * tpmC / ceiling, note
+}
+
+// fillSeriesTpmC sets each interval's tpmC: New-Orders completed in it per
+// minute of its length.
+func fillSeriesTpmC(series []results.Interval) {
+	prev := 0.0
+	for i := range series {
+		iv := &series[i]
+		dur := iv.DurS
+		if dur <= 0 {
+			dur = iv.T - prev
+		}
+		prev = iv.T
+		if dur > 0 {
+			iv.TpmC = math.Round(float64(iv.Ops[OpNames[OpNewOrder]].Count)/dur*60*10) / 10
+		}
+	}
+}
+
+// configInt reads an integer from a result's config (an int when built,
+// a float64 when read back from JSON).
+func configInt(cfg map[string]any, key string) int {
+	switch v := cfg[key].(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case float64:
+		return int(v)
+	}
+	return 0
+}
+
+// samplesToJudge is how many observations a proportion p needs before a
+// measured share can be held to ±d: three standard deviations of the
+// sample share, 3·sqrt(p(1−p)/n), must fit in d.
+func samplesToJudge(p, d float64) int64 {
+	return int64(math.Ceil(9 * p * (1 - p) / (d * d)))
+}
+
+// auditChecks turns the audit figures (clause 9.2 input distributions)
+// into checks: PASS/FAIL against their bounds when the sample is large
+// enough to tell, else "not judged" with the count it would need.
+func auditChecks(audit map[string]any) []results.Check {
+	keys := make([]string, 0, len(audit))
+	for k, v := range audit {
+		if _, ok := v.(AuditFigure); ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []results.Check
+	for _, k := range keys {
+		f := audit[k].(AuditFigure)
+		if f.Min == 0 && f.Max == 0 && f.OK && k != "new_order_remote_line_pct" {
+			continue // not applicable (payment_remote_pct with one warehouse)
+		}
+		c := results.Check{Name: fmt.Sprintf("audit %s in [%g, %g]", k, f.Min, f.Max), Passed: f.OK,
+			Detail: fmt.Sprintf("%g over %d samples", f.Value, f.Samples)}
+		if k != "delivery_skipped_districts" && f.Max > f.Min {
+			scale := 100.0
+			if k == "new_order_avg_lines" {
+				scale = 0 // a mean, not a share
+			}
+			var need int64
+			if scale > 0 {
+				mid := (f.Min + f.Max) / 2 / scale
+				need = samplesToJudge(mid, (f.Max-f.Min)/2/scale)
+			} else {
+				need = 360 // lines per order are uniform 5..15: sd ≈ 3.16, 3σ/√360 ≤ 0.5
+			}
+			if f.Samples < need {
+				c.Passed, c.NotJudged = false, true
+				c.Detail = fmt.Sprintf("not judged: %g over %d samples, %d needed to judge the bounds", f.Value, f.Samples, need)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// mixMinimums are clause 5.2.3's minimum shares of the mix, in percent.
+var mixMinimums = [NumOps]float64{OpPayment: 43, OpOrderStatus: 4, OpDelivery: 4, OpStockLevel: 4}
+
+// mixChecks compares the measured mix (completed transactions) with clause
+// 5.2.3's minimums. A deck deals exact shares per 23 cards, but completions
+// within the window differ by the cards in flight, so a share passes when
+// it is within three standard deviations of a random draw below the
+// minimum; under 1000 transactions it is not judged.
+func (w *Workload) mixChecks(cum *metrics.Snapshot, total int64) []results.Check {
+	var out []results.Check
+	for op, min := range mixMinimums {
+		if min == 0 {
+			continue
+		}
+		c := results.Check{Name: fmt.Sprintf("mix %s >= %g %% (clause 5.2.3)", OpNames[op], min)}
+		if total < 1000 {
+			c.NotJudged = true
+			c.Detail = fmt.Sprintf("not judged: %d transactions, 1000 needed", total)
+			out = append(out, c)
+			continue
+		}
+		n := cum.Counts[op].OK + cum.Counts[op].Rollback
+		share := 100 * float64(n) / float64(total)
+		p := min / 100
+		slack := 300 * math.Sqrt(p*(1-p)/float64(total))
+		c.Passed = share >= min-slack
+		c.Detail = fmt.Sprintf("%.2f %% of %d transactions", share, total)
+		out = append(out, c)
+	}
+	return out
+}
