@@ -73,7 +73,9 @@ log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
 # ----------------------------------- MariaDB at stock settings (port 3307)
 # A second instance with the server's DEFAULT settings (max_prepared_stmt_count
 # 16382, 128M buffer pool...), for tests of what a user meets on a stock
-# server. Only bind-address, port and max_connections are set. Tests reach it
+# server. Only bind-address, port and max_connections are set (and the
+# process's open-files limit, which a service manager would raise: every
+# session is a file descriptor). Tests reach it
 # through BP_TEST_MYSQL_DEFAULTS (default mysql://bench:bench@127.0.0.1:3307/bp_test).
 DEF_DIR=/var/lib/benchpress-mariadb-defaults
 DEF_RUN=/run/benchpress-mariadb-defaults
@@ -88,9 +90,11 @@ if [ ! -d "$DEF_DIR/mysql" ]; then
 fi
 if ! defaults_up; then
   log "starting the stock-settings MariaDB on 127.0.0.1:3307"
-  (cd / && as mysql nohup /usr/sbin/mariadbd --no-defaults --datadir="$DEF_DIR" --socket="$DEF_SOCK" \
+  # Started as root with --user=mysql (as mysqld_safe does) so that it can
+  # raise its own open-files limit.
+  (cd / && $SUDO nohup /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DEF_DIR" --socket="$DEF_SOCK" \
     --pid-file="$DEF_RUN/mysqld.pid" --bind-address=127.0.0.1 --port=3307 --max-connections=4200 \
-    >/tmp/benchpress-mariadb-defaults.log 2>&1 &) || true
+    --open-files-limit=20000 </dev/null >/tmp/benchpress-mariadb-defaults.log 2>&1 &) || true
   for _ in $(seq 1 60); do defaults_up && break; sleep 1; done
   defaults_up || { log "stock-settings MariaDB did not start"; tail -20 /tmp/benchpress-mariadb-defaults.log; exit 1; }
 fi

@@ -25,6 +25,8 @@ type App struct {
 	watch *watchOpts
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
+
+	policy runPolicy // --min-success, --arrivals (runpolicy.go)
 }
 
 // env is what workload commands get from the process edge.

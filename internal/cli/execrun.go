@@ -31,6 +31,7 @@ type runSpec struct {
 // also when interrupted (Status "interrupted"); the error is then ErrInterrupted.
 func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, error) {
 	cfg := spec.Runner
+	applyRunPolicy(app, &cfg)
 	live := spec.Live
 	if live == nil {
 		live = genericLiveLine
@@ -62,6 +63,10 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
+	plan, err := planPreparedStatements(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
 		watch.finish(ctx, &results.Run{}, started, started)
@@ -72,8 +77,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
 	}
 	watch.finish(ctx, run, res.MeasureFrom, res.MeasureTo)
-	if ctx.Err() != nil || res.Interrupted {
+	interrupted := ctx.Err() != nil || res.Interrupted
+	if interrupted {
 		run.Status = "interrupted"
+	}
+	finalizeRun(app, cfg, res, run, plan)
+	if interrupted {
 		return run, ErrInterrupted
 	}
 	return run, nil
@@ -145,12 +154,15 @@ func seriesOf(res *runner.Result, ops []string) []results.Interval {
 	out := make([]results.Interval, 0, len(res.Series))
 	prev := 0.0
 	for _, t := range res.Series {
-		dt := t.T - prev
+		dt := t.Dur
+		if dt <= 0 {
+			dt = t.T - prev
+		}
 		prev = t.T
 		if dt <= 0 {
 			continue
 		}
-		iv := results.Interval{T: round3(t.T), Phase: "warmup", Ops: map[string]results.IntervalOp{}}
+		iv := results.Interval{T: round3(t.T), DurS: round3(dt), Phase: "warmup", Ops: map[string]results.IntervalOp{}}
 		if t.Measured {
 			iv.Phase = "measure"
 		}
@@ -209,19 +221,22 @@ func writeJSON(app *App, path string, run *results.Run) error {
 }
 
 // finishRun is the common tail of every `run` command: print the result with
-// print, save it as JSON when asked, and report a run in which nothing
-// succeeded (what names the unit: "transaction", "event", "operation").
+// print and its verdict, save it as JSON when asked, and turn a verdict
+// other than ok into the command's error (exit codes 8, 10, 11). what
+// names the unit ("transaction", "event", "operation").
 func finishRun(app *App, run *results.Run, err error, jsonPath, what string, print func(io.Writer, *results.Run)) error {
 	if run == nil {
 		return err
 	}
+	results.Rejudge(run)
 	print(app.Out, run)
 	printWatch(app.Out, run)
+	console.Verdict(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 		err = jerr
 	}
-	if err == nil && run.Summary.Transactions == 0 {
-		return fmt.Errorf("no %s succeeded in the measurement window", what)
+	if err == nil {
+		err = verdictError(run)
 	}
 	return err
 }

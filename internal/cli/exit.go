@@ -22,7 +22,9 @@ const (
 	ExitNotPrepared = 6   // tables/metadata missing: run prepare first
 	ExitMismatch    = 7   // data set does not match (warehouse count, table-name scheme, tables exist)
 	ExitCheckFailed = 8   // a consistency or response-time check failed
-	ExitTooMany     = 9   // the server refused connections: too many connections
+	ExitTooMany     = 9   // a server limit is too low for the run: connections, prepared statements
+	ExitRunFailed   = 10  // verdict "failed": success below --min-success, nothing succeeded, stopped by a permission or server-limit error
+	ExitDegraded    = 11  // verdict "degraded": outage, failed reconnects, rate not achieved, interrupted step in a sweep
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
 )
 
@@ -44,11 +46,19 @@ func ExitCode(err error) int {
 	var ue *UsageError
 	var pe *sweep.PlanError
 	var ce *target.ConnectError
+	var ve *VerdictError
 	switch {
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &pe):
+	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams):
 		return ExitUsage
+	case errors.As(err, &ve):
+		if ve.Verdict == "failed" {
+			return ExitRunFailed
+		}
+		return ExitDegraded
+	case errors.Is(err, ErrStmtLimit):
+		return ExitTooMany
 	case errors.As(err, &ce):
 		switch ce.Kind {
 		case target.ConnectUnreachable:
@@ -59,6 +69,10 @@ func ExitCode(err error) int {
 			return ExitNoDatabase
 		case target.ConnectTooMany:
 			return ExitTooMany
+		case target.ConnectBadParams:
+			return ExitUsage
+		case target.ConnectOther:
+			return ExitFailure
 		}
 		return ExitUnreachable
 	case errors.Is(err, workload.ErrNotPrepared):

@@ -67,9 +67,14 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 			}
 			run, _, err := runOptions(ctx, app, opts, "", fs, false)
 			if run != nil {
+				results.Rejudge(run)
 				console.Summary(app.Out, run)
+				console.Verdict(app.Out, run)
 				if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 					err = jerr
+				}
+				if err == nil {
+					err = verdictError(run)
 				}
 			}
 			if err != nil {

@@ -39,6 +39,7 @@ Start with:
 	groupCommand(root)
 	addProfileFlag(root)
 	addWatchFlags(root, app)
+	addRunPolicyFlags(app, root)
 	return root
 }
 

@@ -33,10 +33,12 @@ func Summary(w io.Writer, r *results.Run) {
 	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s (started in %.1f s)%s\n\n", s.DurationS, r.WarmupS, conc, r.ConnectS, status)
 
 	if r.Workload == "tpcc" {
-		fmt.Fprintf(w, "tpmC %s   tpmTOTAL %s   TPS %s   success %.2f %%\n", F1(s.TpmC), F1(s.TpmTotal), F1(s.TPS), s.SuccessRate)
+		fmt.Fprintf(w, "tpmC %s%s   tpmTOTAL %s   TPS %s   success %.2f %%\n", F1(s.TpmC), noWaitNote(r), F1(s.TpmTotal), F1(s.TPS), s.SuccessRate)
 		fmt.Fprintf(w, "New-Order committed %s, rolled back %s (%.2f %%)", FI(s.NewOrderCommitted), FI(s.NewOrderRolledBack), s.NewOrderRollbackPct)
 		if s.Efficiency > 0 {
-			fmt.Fprintf(w, "   efficiency %.1f %% of 12.86 x W", s.Efficiency)
+			fmt.Fprintf(w, "   efficiency %.1f %% (%s)", s.Efficiency, s.EfficiencyNote)
+		} else if s.EfficiencyNote != "" {
+			fmt.Fprintf(w, "   %s", s.EfficiencyNote)
 		}
 		fmt.Fprintln(w)
 	} else {

@@ -151,3 +151,26 @@ func classList(m map[string]int64) string {
 	}
 	return ": " + strings.Join(parts, ", ")
 }
+
+// Rejudge folds checks added after Judge (a consistency check run after the
+// measurement) into the verdict: each failed, judged check not yet among
+// the reasons is added, and an "ok" verdict becomes "degraded".
+func Rejudge(r *Run) {
+	if r.Verdict == "" {
+		return
+	}
+	have := map[string]bool{}
+	for _, reason := range r.VerdictReasons {
+		have[reason] = true
+	}
+	for _, ch := range r.Checks {
+		reason := "check failed: " + ch.Name
+		if ch.Passed || ch.NotJudged || have[reason] {
+			continue
+		}
+		r.VerdictReasons = append(r.VerdictReasons, reason)
+		if r.Verdict == VerdictOK {
+			r.Verdict = VerdictDegraded
+		}
+	}
+}

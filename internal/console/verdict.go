@@ -1,0 +1,55 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// Verdict writes what went wrong, if anything: the error samples per
+// class, the prepared-statement plan when it ran statements as text, the
+// open-loop figures, and the verdict with its reasons.
+func Verdict(w io.Writer, r *results.Run) {
+	if p := r.PreparedStatements; p != nil && p.Prepared < p.Kinds {
+		fmt.Fprintf(w, "\nprepared statements: %d of %d per session server-side, the rest as text (max_prepared_stmt_count %d, %d in use before, %d sessions)\n",
+			p.Prepared, p.Kinds, p.ServerLimit, p.InUseBefore, p.Terminals)
+	}
+	if rf := r.Rate; rf != nil {
+		fmt.Fprintf(w, "\nopen loop (%s arrivals): achieved %.1f/s of the %.1f/s target (%.1f %%); late (> %.0f ms behind) %d, dropped %d\n",
+			rf.Arrivals, rf.AchievedPerS, rf.TargetPerS, 100*rf.AchievedPerS/rf.TargetPerS, rf.LateAfterMS, rf.Late, rf.Dropped)
+		if rf.AchievedPerS < 0.95*rf.TargetPerS {
+			fmt.Fprintln(w, "WARNING the target rate was not reached: latencies count from the intended start (response time), the server was slower than the schedule")
+		}
+	}
+	if len(r.ErrorSamples) > 0 {
+		fmt.Fprintln(w, "\nerrors (first distinct messages per class):")
+		for _, s := range r.ErrorSamples {
+			code := ""
+			if s.Code != "" {
+				code = " [" + s.Code + "]"
+			}
+			fmt.Fprintf(w, "  %-15s %s%s x%d: %s\n", s.Class, s.Op, code, s.Count, s.Message)
+		}
+	}
+	if r.Hint != "" {
+		fmt.Fprintf(w, "\nhint: %s\n", r.Hint)
+	}
+	if r.Verdict == "" {
+		return
+	}
+	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(r.Verdict))
+	for _, reason := range r.VerdictReasons {
+		fmt.Fprintf(w, "  - %s\n", reason)
+	}
+}
+
+// noWaitNote marks a TPC-C tpmC measured without keying and think times:
+// it is a throughput figure, not a tpmC the specification would accept.
+func noWaitNote(r *results.Run) string {
+	if w, ok := r.Config["wait"].(bool); ok && !w {
+		return " (no keying/think times)"
+	}
+	return ""
+}
