@@ -50,7 +50,7 @@ func ExitCode(err error) int {
 	switch {
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams):
+	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged):
 		return ExitUsage
 	case errors.As(err, &ve):
 		if ve.Verdict == "failed" {

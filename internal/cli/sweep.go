@@ -59,8 +59,11 @@ The plan is checked with the run commands' own rules (workloads, option names
 and values, target URLs) before anything runs; every problem is reported at
 once with its line (exit code 2), --dry-run included. A defaults option goes
 to the cases whose workload has it; the ladder sets terminals/threads. A failed step is
-recorded with status "failed" and the sweep goes on; Ctrl-C keeps every
-finished step (and the interrupted one); --resume skips steps already ok.`,
+recorded with status "failed" and the sweep goes on; the sweep exits 10 when
+a step failed and 11 when a step's verdict is "degraded" (the report marks
+those steps and never names them peak). Ctrl-C keeps every finished step (and
+the interrupted one); --resume skips steps already ok and refuses a plan that
+differs from the directory's plan.yaml.`,
 		Example: `  benchpress sweep poc.yaml --dry-run
   BENCH_PW=secret benchpress sweep poc.yaml --out results/poc
   benchpress sweep poc.yaml --out results/poc --resume`,
@@ -93,7 +96,7 @@ finished step (and the interrupted one); --resume skips steps already ok.`,
 			if runErr != nil && res.Ran+res.Skipped == 0 {
 				return runErr
 			}
-			fmt.Fprintf(app.Err, "sweep %s: %d ran, %d skipped, %d failed of %d\n", plan.Name, res.Ran, res.Skipped, res.Failed, res.Planned)
+			fmt.Fprintf(app.Err, "sweep %s: %d ran, %d skipped, %d failed, %d degraded of %d\n", plan.Name, res.Ran, res.Skipped, res.Failed, res.Degraded, res.Planned)
 			if !noReport {
 				files, err := report.Generate(out)
 				if err != nil {
@@ -105,6 +108,9 @@ finished step (and the interrupted one); --resume skips steps already ok.`,
 			}
 			if runErr != nil && res.Interrupted {
 				return fmt.Errorf("%w: %v", ErrInterrupted, runErr)
+			}
+			if runErr == nil {
+				runErr = sweepVerdict(res)
 			}
 			return runErr
 		},

@@ -9,6 +9,7 @@ import (
 
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
+	"benchpress/internal/sweep"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -152,9 +153,30 @@ func verdictError(run *results.Run) error {
 	case run.Verdict == results.VerdictFailed:
 		return &VerdictError{Verdict: run.Verdict, Reason: first}
 	case failedCheck != "":
-		return fmt.Errorf("%w: %s", workload.ErrCheckFailed, failedCheck)
+		return &CheckError{Name: failedCheck}
 	case run.Verdict == results.VerdictDegraded:
 		return &VerdictError{Verdict: run.Verdict, Reason: first}
 	}
 	return nil
 }
+
+// sweepVerdict is the error of a sweep whose steps did not all end ok:
+// exit 10 when a step failed, 11 when one was degraded.
+func sweepVerdict(o sweep.Outcome) error {
+	switch {
+	case o.Failed > 0:
+		return &VerdictError{Verdict: results.VerdictFailed, Reason: fmt.Sprintf("%d of %d step(s) failed (see the report)", o.Failed, o.Planned)}
+	case o.Degraded > 0:
+		return &VerdictError{Verdict: results.VerdictDegraded, Reason: fmt.Sprintf("%d of %d step(s) degraded (see the report)", o.Degraded, o.Planned)}
+	}
+	return nil
+}
+
+// CheckError: a response-time, audit or mix check of the run failed
+// (exit code 8, like a failed consistency check).
+type CheckError struct{ Name string }
+
+func (e *CheckError) Error() string { return "check failed: " + e.Name }
+
+// Is makes a CheckError match workload.ErrCheckFailed.
+func (e *CheckError) Is(target error) bool { return target == workload.ErrCheckFailed }

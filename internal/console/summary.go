@@ -103,7 +103,10 @@ func Summary(w io.Writer, r *results.Run) {
 func Checks(w io.Writer, checks []results.Check) {
 	for _, c := range checks {
 		mark := "PASS"
-		if !c.Passed {
+		switch {
+		case c.NotJudged:
+			mark = "N/A "
+		case !c.Passed:
 			mark = "FAIL"
 		}
 		line := fmt.Sprintf("%s  %s", mark, c.Name)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"benchpress/internal/results"
 )
 
 // Build turns a dataset into a document with its charts.
@@ -42,7 +44,7 @@ func summarySection(d *Doc, ds *Dataset) {
 		}
 		failed, bound := 0, 0
 		for _, s := range c.Steps {
-			if s.Run.Status == "failed" {
+			if s.Run.Status == "failed" || s.Run.Verdict == results.VerdictFailed || s.Run.Verdict == results.VerdictDegraded {
 				failed++
 			}
 			if s.Run.Driver != nil && s.Run.Driver.DriverBound {
@@ -57,7 +59,7 @@ func summarySection(d *Doc, ds *Dataset) {
 		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, fmt.Sprint(len(c.Steps)), peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
 	}
 	d.table(t)
-	d.p(fmt.Sprintf("Peak is the step with the highest throughput. Saturation is the first step after which more concurrency adds less than %.0f%% throughput.", SaturationGain*100))
+	d.p(fmt.Sprintf("Peak is the step with the highest throughput among those that ran to their end with verdict ok (failed, degraded and interrupted steps are never the peak). Saturation is the first step after which more concurrency adds less than %.0f%% throughput.", SaturationGain*100))
 }
 
 // envSection: client host, benchpress version and the targets.

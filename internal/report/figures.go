@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
+
+	"benchpress/internal/results"
 )
 
 // ladderOf is the sorted union of concurrencies, as ints for ticks.
@@ -48,22 +50,32 @@ func latencyChart(k Kind, cases []*Case) (Chart, error) {
 	return Chart{Name: "latency-" + string(k), Title: title, SVG: svg}, err
 }
 
+// TimelinePoints is what a step's timeline chart plots: per saved interval,
+// seconds since the step started and the headline rate (tpmC for TPC-C,
+// else TPS), read from the result's series as saved.
+func TimelinePoints(r *results.Run) plotter.XYs {
+	tpcc := KindOf(r.Workload) == KindTPCC
+	xy := make(plotter.XYs, 0, len(r.Series))
+	for _, iv := range r.Series {
+		y := iv.TPS
+		if tpcc {
+			y = iv.TpmC
+		}
+		xy = append(xy, plotter.XY{X: iv.T, Y: y})
+	}
+	return xy
+}
+
 // timelineChart: throughput per interval of every step of a case, warm-up shaded.
 func timelineChart(c *Case) (Chart, bool, error) {
 	var ss []series
 	warmEnd := 0.0
-	tpcc := c.Kind() == KindTPCC
 	for i, st := range c.Steps {
 		if len(st.Run.Series) == 0 {
 			continue
 		}
-		s := series{Name: fmt.Sprintf("c=%d", st.Concurrency), Color: i}
+		s := series{Name: fmt.Sprintf("c=%d", st.Concurrency), Color: i, XY: TimelinePoints(st.Run)}
 		for _, iv := range st.Run.Series {
-			y := iv.TPS
-			if tpcc {
-				y = iv.TpmC
-			}
-			s.XY = append(s.XY, plotter.XY{X: iv.T, Y: y})
 			if iv.Phase == "warmup" && iv.T > warmEnd {
 				warmEnd = iv.T
 			}

@@ -57,11 +57,19 @@ func (s *Step) ok() bool {
 // Kind is the case's workload family.
 func (c *Case) Kind() Kind { return KindOf(c.Workload) }
 
-// Peak returns the usable step with the highest throughput (nil if none).
+// judgedOK reports whether a step may be named peak: it ran to its end
+// with a verdict of ok (or none, in files from before verdicts). A failed,
+// degraded or interrupted step is never the peak.
+func (s *Step) judgedOK() bool {
+	return s.Run.Status == "ok" && (s.Run.Verdict == "" || s.Run.Verdict == results.VerdictOK)
+}
+
+// Peak returns the step with the highest throughput among those judged ok
+// (nil if none).
 func (c *Case) Peak() *Step {
 	var best *Step
 	for _, s := range c.Steps {
-		if s.ok() && (best == nil || Throughput(s.Run) > Throughput(best.Run)) {
+		if s.judgedOK() && (best == nil || Throughput(s.Run) > Throughput(best.Run)) {
 			best = s
 		}
 	}

@@ -18,6 +18,12 @@ func stepNotes(c *Case, s *Step) string {
 	case "interrupted":
 		n = append(n, "interrupted")
 	}
+	switch s.Run.Verdict {
+	case results.VerdictFailed:
+		n = append(n, "FAILED: "+firstReason(s.Run))
+	case results.VerdictDegraded:
+		n = append(n, "DEGRADED: "+firstReason(s.Run))
+	}
 	if s.Run.Driver != nil && s.Run.Driver.DriverBound {
 		n = append(n, "driver-bound")
 	}
@@ -165,4 +171,12 @@ func errorClasses(c *Case) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// firstReason is the first verdict reason of a run, on one line.
+func firstReason(r *results.Run) string {
+	if len(r.VerdictReasons) == 0 {
+		return r.Verdict
+	}
+	return firstLine(r.VerdictReasons[0])
 }

@@ -47,3 +47,37 @@ func ExpandURL(t TargetDef, getenv func(string) string) (string, error) {
 	}
 	return u, nil
 }
+
+// RedactSecret masks password in text only where it appears as a
+// credential: as a URL's user-info password ("user:PASSWORD@", also
+// percent-encoded), or as the value of a password key in a DSN or a
+// properties list ("password=PASSWORD", "passwd: PASSWORD", "pwd=..."). The
+// same characters elsewhere in the text (a table named "sysbench" when the
+// password is "bench") are not touched.
+func RedactSecret(text, password string) string {
+	if password == "" {
+		return text
+	}
+	for _, pw := range uniq(password, url.QueryEscape(password), url.PathEscape(password)) {
+		q := regexp.QuoteMeta(pw)
+		userinfo := regexp.MustCompile(`(://[^\s/@:]*:)` + q + `(@)`)
+		text = userinfo.ReplaceAllString(text, "${1}REDACTED${2}")
+		kv := regexp.MustCompile(`(?i)((?:password|passwd|pwd|pass)\s*[=:]\s*["']?)` + q + `(["'&;,\s]|$)`)
+		text = kv.ReplaceAllString(text, "${1}REDACTED${2}")
+	}
+	return text
+}
+
+func uniq(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -26,11 +26,15 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// Outcome counts what a sweep did.
+// Outcome counts what a sweep did. Failed counts steps that failed or
+// whose verdict is "failed"; Degraded those whose verdict is "degraded".
 type Outcome struct {
-	Planned, Ran, Skipped, Failed int
-	Interrupted                   bool
+	Planned, Ran, Skipped, Failed, Degraded int
+	Interrupted                             bool
 }
+
+// ErrPlanChanged: --resume on a directory written by a different plan.
+var ErrPlanChanged = errors.New("the plan changed since the results directory was written")
 
 // StepPath is where a step's result lives: DIR/<case>/<concurrency>.json.
 func StepPath(dir, caseID string, concurrency int) string {
@@ -64,6 +68,11 @@ func Run(ctx context.Context, p *Plan, outDir string, steps StepRunner, opts Opt
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return out, fmt.Errorf("sweep %s: %w", p.Name, err)
 	}
+	if opts.Resume {
+		if err := samePlan(outDir, p); err != nil {
+			return out, fmt.Errorf("sweep %s: --resume: %w", p.Name, err)
+		}
+	}
 	if err := writePlan(outDir, p); err != nil {
 		return out, err
 	}
@@ -93,8 +102,11 @@ func Run(ctx context.Context, p *Plan, outDir string, steps StepRunner, opts Opt
 			out.Ran++
 			noteServer(env.Targets[cell.Case.TargetName], run)
 		}
-		if status == "failed" {
+		switch {
+		case status == "failed" || run != nil && run.Verdict == results.VerdictFailed:
 			out.Failed++
+		case run != nil && run.Verdict == results.VerdictDegraded:
+			out.Degraded++
 		}
 		prog.done(i, cell, run, status, err, Estimate(cells[i+1:]))
 		if ctx.Err() != nil {
@@ -173,10 +185,31 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 	}
 }
 
-// finishedOK reports whether path holds a readable result with status ok.
+// finishedOK reports whether path holds a readable result with status ok
+// and a verdict of ok (or none, from before verdicts existed).
 func finishedOK(path string) bool {
 	r, err := results.Read(path)
-	return err == nil && r.Status == "ok"
+	return err == nil && r.Status == "ok" && (r.Verdict == "" || r.Verdict == results.VerdictOK)
+}
+
+// samePlan fails when dir holds a plan.yaml different from p's resolved
+// form: resuming would mix steps of two plans in one report.
+func samePlan(dir string, p *Plan) error {
+	old, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cur, err := p.MarshalResolved()
+	if err != nil {
+		return err
+	}
+	if string(old) != string(cur) {
+		return fmt.Errorf("%w: %s differs from the plan given; use a new --out directory or run without --resume", ErrPlanChanged, filepath.Join(dir, PlanFile))
+	}
+	return nil
 }
 
 // noteServer records the server version a step reported, if not yet known.
@@ -186,14 +219,19 @@ func noteServer(te *TargetEnv, run *results.Run) {
 	}
 }
 
-// scrubError replaces any occurrence of the target's password in err's text.
+// scrubError removes the target's password from err's text where it
+// appears as a credential (RedactSecret); other text is left alone.
 func scrubError(err error, url string) error {
 	ui, _ := userinfo(url)
 	j := strings.IndexByte(ui, ':')
-	if j < 0 || j == len(ui)-1 || !strings.Contains(err.Error(), ui[j+1:]) {
+	if j < 0 || j == len(ui)-1 {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), ui[j+1:], "REDACTED"))
+	msg := err.Error()
+	if red := RedactSecret(msg, ui[j+1:]); red != msg {
+		return errors.New(red)
+	}
+	return err
 }
 
 // sleep waits d or until ctx ends; false when ctx ended.

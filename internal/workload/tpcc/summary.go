@@ -124,7 +124,7 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	}
 	audit["mix_pct"] = mix
 	r.Checks = append(r.Checks, auditChecks(audit)...)
-	r.Checks = append(r.Checks, w.mixChecks(cum, total)...)
+	r.Checks = append(r.Checks, w.mixChecks(cum, total, configInt(r.Config, "terminals"))...)
 	if r.Extra == nil {
 		r.Extra = map[string]any{}
 	}
