@@ -35,7 +35,7 @@ type orderLine struct {
 type neworder struct {
 	selWarehouse, selDistrict, updDistrict, selCustomer target.Stmt
 	insOrder, insNewOrder                               target.Stmt
-	selItems, selStocks, updStocks                      target.Stmt // padded to MaxOrderLines
+	selItems, selStocks, updStocks                      target.Stmt     // padded to MaxOrderLines
 	insLines                                            [16]target.Stmt // by line count
 
 	// inputs (clause 2.4.1)
