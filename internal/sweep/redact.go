@@ -51,7 +51,8 @@ func ExpandURL(t TargetDef, getenv func(string) string) (string, error) {
 // RedactSecret masks password in text only where it appears as a
 // credential: as a URL's user-info password ("user:PASSWORD@", also
 // percent-encoded), or as the value of a password key in a DSN or a
-// properties list ("password=PASSWORD", "passwd: PASSWORD", "pwd=..."). The
+// properties list ("password=PASSWORD", "passwd: PASSWORD", "pwd=...",
+// "password PASSWORD"). The
 // same characters elsewhere in the text (a table named "sysbench" when the
 // password is "bench") are not touched.
 func RedactSecret(text, password string) string {
@@ -62,7 +63,7 @@ func RedactSecret(text, password string) string {
 		q := regexp.QuoteMeta(pw)
 		userinfo := regexp.MustCompile(`(://[^\s/@:]*:)` + q + `(@)`)
 		text = userinfo.ReplaceAllString(text, "${1}REDACTED${2}")
-		kv := regexp.MustCompile(`(?i)((?:password|passwd|pwd|pass)\s*[=:]\s*["']?)` + q + `(["'&;,\s]|$)`)
+		kv := regexp.MustCompile(`(?i)((?:password|passwd|pwd|pass)(?:\s*[=:]\s*|\s+)["']?)` + q + `(["'&;,)\s]|$)`)
 		text = kv.ReplaceAllString(text, "${1}REDACTED${2}")
 	}
 	return text

@@ -143,7 +143,14 @@ func get(t testing.TB, kind target.Kind, name string) (*target.Target, string, e
 		path := filepath.Join(t.TempDir(), db+".db")
 		return &target.Target{Kind: target.SQLite, Endpoints: []string{path}}, "", nil
 	}
-	srv, err := server(kind)
+	return getFrom(t, kind, name, "", "")
+}
+
+// getFrom is get with the server URL taken from env (default def) instead
+// of the kind's usual variable, when env is set.
+func getFrom(t testing.TB, kind target.Kind, name, env, def string) (*target.Target, string, error) {
+	db := DBName(name + os.Getenv(EnvSuffix))
+	srv, err := serverAt(kind, env, def)
 	if err != nil {
 		return nil, "", err
 	}
@@ -212,10 +219,15 @@ var (
 
 // server returns the cached state for kind's server URL, probing it once per
 // process (a later change of the environment variable probes the new URL).
-func server(kind target.Kind) (*serverState, error) {
-	env, def := EnvMySQL, DefaultMySQL
-	if kind == target.Postgres {
-		env, def = EnvPG, DefaultPG
+func server(kind target.Kind) (*serverState, error) { return serverAt(kind, "", "") }
+
+// serverAt is server with the URL from env (default def) when env is set.
+func serverAt(kind target.Kind, env, def string) (*serverState, error) {
+	if env == "" {
+		env, def = EnvMySQL, DefaultMySQL
+		if kind == target.Postgres {
+			env, def = EnvPG, DefaultPG
+		}
 	}
 	raw := os.Getenv(env)
 	if raw == "" {

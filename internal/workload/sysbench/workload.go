@@ -125,3 +125,8 @@ func wrapMissing(err error) error {
 	}
 	return err
 }
+
+// PreparedPerSession is how many server-side statements each session
+// prepares: every statement kind of the test on every table. The run is
+// refused before it starts when the server's cap cannot hold them all.
+func (w *Workload) PreparedPerSession() int { return len(w.kinds) * w.opts.Tables }

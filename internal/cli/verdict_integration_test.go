@@ -1,0 +1,286 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"benchpress/internal/report"
+	"benchpress/internal/results"
+	"benchpress/internal/target"
+	"benchpress/internal/testdb"
+	"benchpress/internal/workload/tpcc"
+)
+
+// readResult reads a --json result written by a test run.
+func readResult(t *testing.T, path string) *results.Run {
+	t.Helper()
+	r, err := results.Read(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	return r
+}
+
+// TestTPCC2048TerminalsAtDefaultStmtLimit: 2048 terminals on 4 warehouses
+// against a MariaDB at its default max_prepared_stmt_count (16382) run
+// without a single error: each session prepares at most its share of the
+// cap and runs the rest of its statements as text.
+func TestTPCC2048TerminalsAtDefaultStmtLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2048 terminals")
+	}
+	tg := testdb.MySQLDefaults(t, "cli_w4")
+	url := urlOf(tg)
+	ensureTPCC(t, tg, url, 4)
+	js := filepath.Join(t.TempDir(), "r.json")
+	out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "2048",
+		"--warmup", "5s", "--duration", "5s", "--report-interval", "0", "--json", js)
+	r := readResult(t, js)
+	if r.Summary.Errors != 0 || len(r.ErrorsByClass) != 0 || len(r.ErrorSamples) != 0 {
+		t.Fatalf("errors %d %v %+v\n%s%s", r.Summary.Errors, r.ErrorsByClass, r.ErrorSamples, out, errs)
+	}
+	p := r.PreparedStatements
+	if p == nil || p.ServerLimit != 16382 || p.Prepared > 16382/2048 || p.Kinds <= p.Prepared {
+		t.Fatalf("prepared-statement plan %+v", p)
+	}
+	if code == ExitRunFailed || code == ExitTooMany || code == ExitFailure {
+		t.Fatalf("exit code %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "the rest as text") {
+		t.Errorf("summary does not say statements ran as text:\n%s", out)
+	}
+	t.Logf("2048 terminals: %d transactions, verdict %s %v", r.Summary.Transactions, r.Verdict, r.VerdictReasons)
+}
+
+// ensureTPCC loads w warehouses at url unless they are there already.
+func ensureTPCC(t *testing.T, tg *target.Target, url string, w int) {
+	t.Helper()
+	c, admin := testdb.Connect(t, tg, target.Options{})
+	_ = c
+	names, _ := tpcc.NamesFor("standard")
+	if m, err := tpcc.ReadMeta(context.Background(), admin, names); err == nil && m.Warehouses == w {
+		return
+	}
+	if _, errs, code := runCLI(t, nil, "tpcc", "prepare", "--target", url, "--warehouses", fmt.Sprint(w), "--threads", "2", "--drop"); code != 0 {
+		t.Fatalf("prepare: exit %d\n%s", code, errs)
+	}
+}
+
+// TestReadOnlyUserStopsRun: a user without write privileges fails the run at
+// the first write, with the server's code, a hint and exit code 10.
+func TestReadOnlyUserStopsRun(t *testing.T) {
+	suffix := strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(os.Getenv(testdb.EnvSuffix)))
+	user := "bp_ro" + suffix
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_ro")
+			url := urlOf(tg)
+			if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "200"); code != 0 {
+				t.Fatalf("prepare: %s", errs)
+			}
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			ctx := context.Background()
+			var stmts []string
+			if kind == target.MySQL {
+				stmts = []string{
+					fmt.Sprintf("CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY 'ro'", user),
+					fmt.Sprintf("GRANT SELECT ON `%s`.* TO '%s'@'127.0.0.1'", tg.Database, user),
+				}
+			} else {
+				stmts = []string{
+					fmt.Sprintf("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN CREATE ROLE %s LOGIN PASSWORD 'ro'; END IF; END $$", user, user),
+					fmt.Sprintf("GRANT CONNECT ON DATABASE %s TO %s", tg.Database, user),
+					fmt.Sprintf("GRANT USAGE ON SCHEMA public TO %s", user),
+					fmt.Sprintf("GRANT SELECT ON ALL TABLES IN SCHEMA public TO %s", user),
+				}
+			}
+			for _, s := range stmts {
+				if _, err := admin.Exec(ctx, s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			ro := *tg
+			ro.User, ro.Password = user, "ro"
+			js := filepath.Join(t.TempDir(), "r.json")
+			start := time.Now()
+			out, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_read_write", "--target", urlOf(&ro), "--tables", "1", "--table-size", "200",
+				"--threads", "4", "--time", "20", "--report-interval", "0", "--json", js)
+			if took := time.Since(start); took > 15*time.Second {
+				t.Errorf("the run went on for %s after a permission error", took)
+			}
+			if code != ExitRunFailed {
+				t.Fatalf("exit %d, want %d\n%s%s", code, ExitRunFailed, out, errs)
+			}
+			r := readResult(t, js)
+			want := map[target.Kind]string{target.MySQL: "1142", target.Postgres: "42501"}[kind]
+			if r.Verdict != results.VerdictFailed || r.Hint == "" || len(r.ErrorSamples) == 0 ||
+				r.ErrorSamples[0].Class != "permission" || r.ErrorSamples[0].Code != want {
+				t.Fatalf("verdict %q hint %q samples %+v", r.Verdict, r.Hint, r.ErrorSamples)
+			}
+			for _, s := range []string{"errors (first distinct messages per class)", "permission", want, "hint:", "verdict: FAILED"} {
+				if !strings.Contains(out, s) {
+					t.Errorf("output lacks %q:\n%s", s, out)
+				}
+			}
+		})
+	}
+}
+
+// TestOutageMakesRunDegraded: a table locked for several seconds in the
+// middle of a run stops every transaction; the verdict names the outage
+// and the exit code is 11.
+func TestOutageMakesRunDegraded(t *testing.T) {
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_outage")
+			url := urlOf(tg)
+			if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_point_select", "--target", url, "--tables", "1", "--table-size", "200"); code != 0 {
+				t.Fatalf("prepare: %s", errs)
+			}
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			js := filepath.Join(t.TempDir(), "r.json")
+			var wg sync.WaitGroup
+			wg.Add(1)
+			var out, errs string
+			var code int
+			go func() {
+				defer wg.Done()
+				out, errs, code = runCLI(t, nil, "sysbench", "run", "oltp_point_select", "--target", url, "--tables", "1", "--table-size", "200",
+					"--threads", "2", "--time", "9", "--report-interval", "1", "--json", js)
+			}()
+			time.Sleep(2 * time.Second)
+			ctx := context.Background()
+			lock, unlock := "LOCK TABLES sbtest1 WRITE", "UNLOCK TABLES"
+			if kind == target.Postgres {
+				lock, unlock = "LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE", "COMMIT"
+				if err := admin.Begin(ctx, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := admin.Exec(ctx, lock); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(5 * time.Second)
+			if kind == target.Postgres {
+				if err := admin.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := admin.Exec(ctx, unlock); err != nil {
+				t.Fatal(err)
+			}
+			wg.Wait()
+			r := readResult(t, js)
+			if code != ExitDegraded || r.Verdict != results.VerdictDegraded || !strings.Contains(strings.Join(r.VerdictReasons, "\n"), "outage") {
+				t.Fatalf("exit %d verdict %q %v\n%s%s", code, r.Verdict, r.VerdictReasons, out, errs)
+			}
+		})
+	}
+}
+
+// TestRateNotAchieved: an open-loop target far above what the database
+// does is reported as missed (achieved vs target, late and dropped
+// iterations) with exit code 11.
+func TestRateNotAchieved(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
+	if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_point_select", "--target", db, "--tables", "1", "--table-size", "200"); code != 0 {
+		t.Fatalf("prepare: %s", errs)
+	}
+	for _, arrivals := range []string{"uniform", "poisson"} {
+		js := filepath.Join(t.TempDir(), arrivals+".json")
+		out, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_point_select", "--target", db, "--tables", "1", "--table-size", "200",
+			"--threads", "1", "--time", "2", "--rate", "5000000", "--arrivals", arrivals, "--report-interval", "0", "--json", js)
+		r := readResult(t, js)
+		if code != ExitDegraded || r.Rate == nil || r.Rate.AchievedPerS >= 0.95*r.Rate.TargetPerS || r.Rate.Dropped == 0 || r.Rate.Late == 0 || r.Rate.Arrivals != arrivals {
+			t.Fatalf("%s: exit %d rate %+v\n%s%s", arrivals, code, r.Rate, out, errs)
+		}
+		if !strings.Contains(out, "WARNING the target rate was not reached") {
+			t.Errorf("%s: no warning:\n%s", arrivals, out)
+		}
+	}
+}
+
+// TestTPCCTimelineFromProducedJSON runs TPC-C on SQLite, writes the JSON a
+// sweep step would, and checks that the report's timeline plots non-zero
+// tpmC from that file (not from a fixture).
+func TestTPCCTimelineFromProducedJSON(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite://" + filepath.Join(dir, "tpcc.db")
+	if _, errs, code := runCLI(t, nil, "tpcc", "prepare", "--target", db, "--warehouses", "1"); code != 0 {
+		t.Fatalf("prepare: %s", errs)
+	}
+	res := filepath.Join(dir, "res")
+	js := filepath.Join(res, "case", "2.json")
+	if out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", db, "--terminals", "2", "--warmup", "1s", "--duration", "3s",
+		"--report-interval", "0", "--json", js); code != 0 && code != ExitCheckFailed {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	r := readResult(t, js)
+	pts := report.TimelinePoints(r)
+	measured := 0
+	for i, iv := range r.Series {
+		if iv.DurS < 0.25 {
+			t.Errorf("interval %d is %.3f s long", i, iv.DurS)
+		}
+		if iv.Phase != "measure" {
+			continue
+		}
+		measured++
+		if pts[i].Y <= 0 || pts[i].Y != iv.TpmC {
+			t.Errorf("timeline point %d = %v, interval tpmC %v", i, pts[i], iv.TpmC)
+		}
+	}
+	if measured < 2 {
+		t.Fatalf("%d measured intervals in %+v", measured, r.Series)
+	}
+	if _, err := report.Generate(res); err != nil {
+		t.Fatalf("report: %v", err)
+	}
+}
+
+// TestHonestExitCodes: bad URL parameters are bad input (2), not an
+// unreachable host; an unwritable --json is refused before the run; a
+// per-user connection limit is a server limit (9).
+func TestHonestExitCodes(t *testing.T) {
+	sqlite := "sqlite://" + filepath.Join(t.TempDir(), "x.db")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unwritable --json", []string{"tpcc", "run", "--target", sqlite, "--json", "/proc/benchpress/r.json"}, ExitUsage, "--json /proc/benchpress/r.json"},
+		{"--json is a directory", []string{"tpcc", "run", "--target", sqlite, "--json", t.TempDir()}, ExitUsage, "is a directory"},
+		{"bad --min-success", []string{"tpcc", "run", "--target", sqlite, "--min-success", "120"}, ExitUsage, "--min-success"},
+		{"bad --arrivals", []string{"sysbench", "run", "oltp_point_select", "--target", sqlite, "--arrivals", "bursty"}, ExitUsage, "--arrivals"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, code := runCLI(t, nil, tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.msg) {
+				t.Fatalf("exit %d, want %d; stderr %s", code, tt.code, errs)
+			}
+		})
+	}
+	tg := testdb.For(t, target.MySQL, "cli_exit")
+	base := urlOf(tg)
+	for _, tt := range []struct {
+		name, url string
+		code      int
+	}{
+		{"unknown server variable", base + "?foo=bar", ExitUsage},
+		{"bad driver parameter", base + "?tls=bogus-config", ExitUsage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, code := runCLI(t, nil, "tpcc", "run", "--target", tt.url, "--duration", "1s")
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, errs)
+			}
+		})
+	}
+}
