@@ -77,6 +77,7 @@ log "MariaDB ready: mysql://bench:bench@127.0.0.1:3306/bp"
 # process's open-files limit, which a service manager would raise: every
 # session is a file descriptor). Tests reach it
 # through BP_TEST_MYSQL_DEFAULTS (default mysql://bench:bench@127.0.0.1:3307/bp_test).
+# bench may grant here (tests create a read-only user).
 DEF_DIR=/var/lib/benchpress-mariadb-defaults
 DEF_RUN=/run/benchpress-mariadb-defaults
 DEF_SOCK=$DEF_RUN/mysqld.sock
@@ -103,8 +104,8 @@ CREATE DATABASE IF NOT EXISTS bp;
 CREATE DATABASE IF NOT EXISTS bp_test;
 CREATE USER IF NOT EXISTS 'bench'@'127.0.0.1' IDENTIFIED BY 'bench';
 CREATE USER IF NOT EXISTS 'bench'@'localhost' IDENTIFIED BY 'bench';
-GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost';
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1' WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost' WITH GRANT OPTION;
 FLUSH PRIVILEGES;
 SQL
 log "stock-settings MariaDB ready: mysql://bench:bench@127.0.0.1:3307/bp"

@@ -70,7 +70,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
 		watch.finish(ctx, &results.Run{}, started, started)
-		return nil, err
+		return nil, withHint(err)
 	}
 	run := assemble(app, spec, res, started)
 	if acct != nil {

@@ -52,6 +52,8 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged):
 		return ExitUsage
+	case errors.As(err, new(*StartError)):
+		return ExitRunFailed
 	case errors.As(err, &ve):
 		if ve.Verdict == "failed" {
 			return ExitRunFailed

@@ -180,3 +180,25 @@ func (e *CheckError) Error() string { return "check failed: " + e.Name }
 
 // Is makes a CheckError match workload.ErrCheckFailed.
 func (e *CheckError) Is(target error) bool { return target == workload.ErrCheckFailed }
+
+// StartError is a run that could not start because of a missing privilege
+// or an exhausted server limit (exit code 10), with the remedy.
+type StartError struct {
+	Err  error
+	Hint string
+}
+
+func (e *StartError) Error() string { return e.Err.Error() + " (hint: " + e.Hint + ")" }
+func (e *StartError) Unwrap() error { return e.Err }
+
+// withHint marks an error that stopped a run from starting with its remedy
+// when its class is fatal (a terminal could not prepare its statements
+// for want of a privilege, the server's statement cap...).
+func withHint(err error) error {
+	if target.Classify(err).Fatal() {
+		if h := target.Hint(err); h != "" {
+			return &StartError{Err: err, Hint: h}
+		}
+	}
+	return err
+}
