@@ -95,6 +95,9 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 		if secs > 0 {
 			rf.AchievedPerS = round3(float64(res.StartedOps) / secs)
 		}
+		if res.StartedOps > 0 {
+			rf.ServiceAvgMS = round3(float64(res.ServiceTime) / float64(time.Millisecond) / float64(res.StartedOps))
+		}
 		run.Rate = rf
 	}
 	outage := 2 * cfg.ReportInterval.Seconds()

@@ -214,6 +214,9 @@ func TestRateNotAchieved(t *testing.T) {
 		if code != ExitDegraded || r.Rate == nil || r.Rate.AchievedPerS >= 0.95*r.Rate.TargetPerS || r.Rate.Dropped == 0 || r.Rate.Late == 0 || r.Rate.Arrivals != arrivals {
 			t.Fatalf("%s: exit %d rate %+v\n%s%s", arrivals, code, r.Rate, out, errs)
 		}
+		if r.Rate.ServiceAvgMS <= 0 || r.Summary.AvgMS <= r.Rate.ServiceAvgMS {
+			t.Errorf("%s: response time %.3f ms should exceed service time %.3f ms when the schedule is missed", arrivals, r.Summary.AvgMS, r.Rate.ServiceAvgMS)
+		}
 		if !strings.Contains(out, "WARNING the target rate was not reached") {
 			t.Errorf("%s: no warning:\n%s", arrivals, out)
 		}

@@ -19,6 +19,8 @@ func Verdict(w io.Writer, r *results.Run) {
 	if rf := r.Rate; rf != nil {
 		fmt.Fprintf(w, "\nopen loop (%s arrivals): achieved %.1f/s of the %.1f/s target (%.1f %%); late (> %.0f ms behind) %d, dropped %d\n",
 			rf.Arrivals, rf.AchievedPerS, rf.TargetPerS, 100*rf.AchievedPerS/rf.TargetPerS, rf.LateAfterMS, rf.Late, rf.Dropped)
+		avgResp := r.Summary.AvgMS
+		fmt.Fprintf(w, "response time (from the intended start) avg %.2f ms; service time (from the actual start) avg %.2f ms\n", avgResp, rf.ServiceAvgMS)
 		if rf.AchievedPerS < 0.95*rf.TargetPerS {
 			fmt.Fprintln(w, "WARNING the target rate was not reached: latencies count from the intended start (response time), the server was slower than the schedule")
 		}

@@ -30,6 +30,9 @@ func CompareRuns(aName, bName string, a, b *results.Run) Table {
 	add("success rate %", sa.SuccessRate, sb.SuccessRate, f2)
 	add("errors", float64(sa.Errors), float64(sb.Errors), f0)
 	t.Rows = append(t.Rows, []string{"status", a.Status, b.Status, ""})
+	if a.Verdict != "" || b.Verdict != "" {
+		t.Rows = append(t.Rows, []string{"verdict", show(a.Verdict, a.Verdict != ""), show(b.Verdict, b.Verdict != ""), ""})
+	}
 	return t
 }
 
@@ -48,7 +51,14 @@ func Compare(a, b string) (*Doc, error) {
 	sa, fa := isFile(a)
 	sb, fb := isFile(b)
 	if fa && fb {
+		for _, w := range ConfigWarnings(sa, sb) {
+			d.p("**Warning:** " + w + ".")
+		}
 		d.table(CompareRuns("A", "B", sa, sb))
+		if t := ConfigDiff(sa, sb); t != nil {
+			d.h(3, "Configuration differences")
+			d.table(*t)
+		}
 		return d, nil
 	}
 	if fa || fb {

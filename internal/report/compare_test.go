@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"benchpress/internal/results"
 )
 
 func TestCompareFilesAndDirs(t *testing.T) {
@@ -28,5 +30,25 @@ func TestCompareFilesAndDirs(t *testing.T) {
 	}
 	if _, err := Compare("testdata/poc", "testdata/poc/T1-1/1.json"); err == nil {
 		t.Error("want error for file vs dir")
+	}
+}
+
+func TestCompareWarnsOnDifferentExperiments(t *testing.T) {
+	a := &results.Run{Workload: "tpcc", TargetKind: "mysql", Config: map[string]any{"warehouses": 4, "terminals": 64, "seed": 1, "isolation": "server default"}}
+	b := &results.Run{Workload: "tpcc", TargetKind: "mysql", Config: map[string]any{"warehouses": 4, "terminals": 128, "seed": 2, "isolation": "read-committed"}}
+	w := ConfigWarnings(a, b)
+	if len(w) != 1 || !strings.Contains(w[0], "terminals: A 64, B 128") {
+		t.Fatalf("warnings %q", w)
+	}
+	d := ConfigDiff(a, b)
+	if d == nil || len(d.Rows) != 2 || d.Rows[0][0] != "isolation" || d.Rows[1][0] != "terminals" {
+		t.Fatalf("diff %+v", d)
+	}
+	c := &results.Run{Workload: "sysbench/oltp_read_write", TargetKind: "postgres", Config: map[string]any{"threads": 64}}
+	if w := ConfigWarnings(a, c); len(w) < 3 {
+		t.Fatalf("workload, kind and scale differences not all named: %q", w)
+	}
+	if ConfigDiff(a, a) != nil {
+		t.Fatal("a run differs from itself")
 	}
 }

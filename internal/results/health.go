@@ -43,4 +43,8 @@ type RateFigures struct {
 	LateAfterMS float64 `json:"late_after_ms"`
 	Dropped     int64   `json:"dropped"`
 	Arrivals    string  `json:"arrivals"` // "uniform" or "poisson"
+	// ServiceAvgMS is the mean service time (actual start to completion),
+	// beside the response time the latency figures give (intended start to
+	// completion): the difference is the time spent waiting for a slot.
+	ServiceAvgMS float64 `json:"service_avg_ms"`
 }

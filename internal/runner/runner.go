@@ -42,8 +42,10 @@ type Result struct {
 	// that started more than LateAfter behind their intended time, and
 	// intended starts never run because the window closed.
 	Late, Dropped int64
-	// Started counts operations started in the measurement window.
-	StartedOps int64
+	// StartedOps counts operations started in the measurement window;
+	// ServiceTime is their summed service time (actual start to completion).
+	StartedOps  int64
+	ServiceTime time.Duration
 	// ServerVersion as reported by the first connection.
 	ServerVersion string
 	// ConnectTime is how long the start took: opening every session and
@@ -264,6 +266,7 @@ loop:
 	res.ErrorSamples = samples.list()
 	res.ReconnectFailures = reconnectFails.Load()
 	res.Late, res.StartedOps = open.late.Load(), open.started.Load()
+	res.ServiceTime = time.Duration(open.serviceUS.Load()) * time.Microsecond
 	if pacer != nil && !res.MeasureFrom.IsZero() {
 		res.Dropped = pacer.dropped(res.MeasureTo, res.StartedOps, res.MeasureFrom)
 	}
