@@ -52,8 +52,6 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged):
 		return ExitUsage
-	case errors.As(err, new(*StartError)):
-		return ExitRunFailed
 	case errors.As(err, &ve):
 		if ve.Verdict == "failed" {
 			return ExitRunFailed
@@ -77,6 +75,8 @@ func ExitCode(err error) int {
 			return ExitFailure
 		}
 		return ExitUnreachable
+	case errors.As(err, new(*StartError)): // after ConnectError: a connection limit stays 9
+		return ExitRunFailed
 	case errors.Is(err, workload.ErrNotPrepared):
 		return ExitNotPrepared
 	case errors.Is(err, workload.ErrScaleMismatch), errors.Is(err, workload.ErrSchemeMismatch), errors.Is(err, tpcc.ErrTablesExist):

@@ -302,3 +302,52 @@ func TestHonestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepAllStepsFailExitsNonZero: a sweep whose every step fails exits
+// 10, and the saved error keeps the server's text: the password ("bench")
+// is masked only as a credential, not inside the database name.
+func TestSweepAllStepsFailExitsNonZero(t *testing.T) {
+	tg := testdb.For(t, target.MySQL, "cli_sweepfail")
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	url := "mysql://" + tg.User + ":${BENCH_PW}@" + tg.Endpoints[0] + "/bp_missing_benchmark"
+	os.WriteFile(plan, []byte("name: fail\ntargets: {a: '"+url+"'}\ndefaults: {workload: tpcc, warmup: 0s, duration: 1s, cooldown: 0s}\nladder: [1, 2]\ncases: [{id: A, target: a}]\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := runCLI(t, map[string]string{"BENCH_PW": tg.Password}, "sweep", plan, "--out", out)
+	if code != ExitRunFailed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitRunFailed, stdout, stderr)
+	}
+	r := readResult(t, filepath.Join(out, "A", "1.json"))
+	if r.Status != "failed" || !strings.Contains(r.Error, "bp_missing_benchmark") || strings.Contains(r.Error, "REDACTED") {
+		t.Fatalf("step: status %q error %q", r.Status, r.Error)
+	}
+}
+
+// TestUserConnectionLimitExitCode: a per-user connection limit reached at
+// start is a server limit (exit 9), not an unreachable host.
+func TestUserConnectionLimitExitCode(t *testing.T) {
+	tg := testdb.MySQLDefaults(t, "cli_ro")
+	url := urlOf(tg)
+	runCLI(t, nil, "sysbench", "cleanup", "--target", url, "--tables", "1")
+	if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_point_select", "--target", url, "--tables", "1", "--table-size", "100"); code != 0 {
+		t.Fatalf("prepare: %s", errs)
+	}
+	suffix := strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(os.Getenv(testdb.EnvSuffix)))
+	user := "bp_lim" + suffix
+	_, admin := testdb.Connect(t, tg, target.Options{})
+	for _, s := range []string{
+		fmt.Sprintf("CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY 'lim' WITH MAX_USER_CONNECTIONS 2", user),
+		fmt.Sprintf("GRANT ALL ON `%s`.* TO '%s'@'127.0.0.1'", tg.Database, user),
+	} {
+		if _, err := admin.Exec(context.Background(), s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	lim := *tg
+	lim.User, lim.Password = user, "lim"
+	_, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_point_select", "--target", urlOf(&lim), "--tables", "1", "--table-size", "100",
+		"--threads", "6", "--time", "1")
+	if code != ExitTooMany {
+		t.Fatalf("exit %d, want %d: %s", code, ExitTooMany, errs)
+	}
+}
