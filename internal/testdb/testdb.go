@@ -217,11 +217,9 @@ var (
 	servers   = map[string]*serverState{} // by server URL
 )
 
-// server returns the cached state for kind's server URL, probing it once per
+// serverAt returns the cached state for the server URL in env (default
+// def; when env is empty, kind's usual variable), probing it once per
 // process (a later change of the environment variable probes the new URL).
-func server(kind target.Kind) (*serverState, error) { return serverAt(kind, "", "") }
-
-// serverAt is server with the URL from env (default def) when env is set.
 func serverAt(kind target.Kind, env, def string) (*serverState, error) {
 	if env == "" {
 		env, def = EnvMySQL, DefaultMySQL
