@@ -351,3 +351,30 @@ func TestUserConnectionLimitExitCode(t *testing.T) {
 		t.Fatalf("exit %d, want %d: %s", code, ExitTooMany, errs)
 	}
 }
+
+// TestPreparedStmtPrecheckRefuses: a workload that prepares every
+// statement on every session (sysbench) is refused before any terminal
+// connects when terminals x statements exceed what the server's
+// max_prepared_stmt_count leaves, with the remedy (exit 9).
+func TestPreparedStmtPrecheckRefuses(t *testing.T) {
+	tg := testdb.MySQLDefaults(t, "cli_ro")
+	url := urlOf(tg)
+	runCLI(t, nil, "sysbench", "cleanup", "--target", url, "--tables", "1")
+	if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "100"); code != 0 {
+		t.Fatalf("prepare: %s", errs)
+	}
+	start := time.Now()
+	_, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "100",
+		"--threads", "4000", "--time", "1")
+	if code != ExitTooMany || !strings.Contains(errs, "max_prepared_stmt_count is 16382") || !strings.Contains(errs, "--statement-mode text") {
+		t.Fatalf("exit %d, want %d: %s", code, ExitTooMany, errs)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("refusal took %s: terminals connected first?", took)
+	}
+	// The same in text mode runs: nothing is prepared server-side.
+	if _, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "100",
+		"--threads", "2", "--time", "1", "--statement-mode", "text"); code != 0 {
+		t.Fatalf("text mode: exit %d: %s", code, errs)
+	}
+}

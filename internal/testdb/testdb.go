@@ -13,7 +13,9 @@
 // BP_REQUIRE_DBS=1, which turns both into test failures so CI never skips
 // silently. Any other problem (wrong password, no privilege) fails the test.
 // BP_TEST_DB_SUFFIX, when set, is appended to the database names so that
-// concurrent checkouts sharing the servers stay apart.
+// concurrent checkouts sharing the servers stay apart. MySQLDefaults
+// reaches a second MariaDB at stock settings (BP_TEST_MYSQL_DEFAULTS,
+// default mysql://bench:bench@127.0.0.1:3307/bp_test).
 package testdb
 
 import (

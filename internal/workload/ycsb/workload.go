@@ -180,3 +180,32 @@ func (w *Workload) fieldStmts(prep func(string) (target.Stmt, error), sql func(i
 	}
 	return out, nil
 }
+
+// PreparedPerSession is how many server-side statements each session
+// prepares for the configured mix (reads, updates and scans all-fields or
+// one per field, one insert); the run is refused before it starts when the
+// server's cap cannot hold them all.
+func (w *Workload) PreparedPerSession() int {
+	c := &w.cfg
+	p := c.Proportions
+	fields := func(all bool) int {
+		if all {
+			return 1
+		}
+		return c.FieldCount
+	}
+	n := 0
+	if p[OpRead] > 0 || p[OpReadModifyWrite] > 0 {
+		n += fields(c.ReadAllFields)
+	}
+	if p[OpUpdate] > 0 || p[OpReadModifyWrite] > 0 {
+		n += fields(c.WriteAllFields)
+	}
+	if p[OpScan] > 0 {
+		n += fields(c.ReadAllFields)
+	}
+	if p[OpInsert] > 0 {
+		n++
+	}
+	return n
+}
