@@ -174,7 +174,7 @@ func seriesOf(res *runner.Result, ops []string) []results.Interval {
 			if o.Count == 0 && o.Errors == 0 {
 				continue
 			}
-			iv.Ops[name] = results.IntervalOp{Count: o.Count, Errors: o.Errors, AvgMS: round3(o.AvgMS), P95MS: o.P95MS, P99MS: o.P99MS}
+			iv.Ops[name] = results.IntervalOp{Count: o.Count, PerSec: round3(float64(o.Count) / dt), Errors: o.Errors, AvgMS: round3(o.AvgMS), P95MS: o.P95MS, P99MS: o.P99MS}
 		}
 		iv.TPS = round3(float64(n) / dt)
 		out = append(out, iv)

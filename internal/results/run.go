@@ -147,6 +147,7 @@ type Interval struct {
 // IntervalOp is one op type in one interval.
 type IntervalOp struct {
 	Count  int64   `json:"count"`
+	PerSec float64 `json:"per_sec,omitempty"` // Count per second of the interval
 	Errors int64   `json:"errors,omitempty"`
 	AvgMS  float64 `json:"avg_ms"`
 	P95MS  float64 `json:"p95_ms"`

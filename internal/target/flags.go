@@ -42,7 +42,7 @@ func (f *Flags) Register(fs *pflag.FlagSet, defaultURL string) {
 	fs.StringVar(&f.URL, "target", defaultURL, targetHelp)
 	fs.StringVar(&f.PasswordEnv, "password-env", "", "read the password from this environment variable")
 	fs.StringVar(&f.Isolation, "isolation", "", "transaction isolation: read-committed, repeatable-read, serializable, read-uncommitted\n(default: the server's, i.e. REPEATABLE READ on MySQL/InnoDB, READ COMMITTED on PostgreSQL, SERIALIZABLE on SQLite)")
-	fs.StringVar(&f.StatementMode, "statement-mode", "prepared", "prepared (server-side prepared statements; on MySQL run by benchpress's own protocol client, see --mysql-client) or text (plain SQL, for proxies that mishandle prepared statements)")
+	fs.StringVar(&f.StatementMode, "statement-mode", "prepared", "prepared (server-side prepared statements; on MySQL run by benchpress's own protocol client, see --mysql-client, and fitted to max_prepared_stmt_count: TPC-C prepares what each session's share allows and runs the rest as text, other workloads are refused when they do not fit) or text (plain SQL, for proxies that mishandle prepared statements)")
 	fs.StringVar(&f.MySQLClient, "mysql-client", "", "MySQL only: mywire (benchpress's protocol client for prepared statements where the session allows it) or driver\n(everything through go-sql-driver/mysql); default mywire, or BENCHPRESS_MYSQL_CLIENT")
 	fs.DurationVar(&f.ConnTimeout, "connect-timeout", 10*time.Second, "timeout for one connection attempt")
 }
