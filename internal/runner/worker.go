@@ -78,7 +78,10 @@ func (w *worker) loop(soft, hard context.Context) {
 		if phase == metrics.Measure && !w.budget.take() {
 			return
 		}
-		began := time.Now()
+		var began time.Time // actual start, for the open-loop service time
+		if w.pacer != nil {
+			began = time.Now()
+		}
 		outcome, err := w.attempt(hard, op)
 		if hard.Err() != nil && err != nil {
 			return // aborted after the grace period: not a database error

@@ -47,6 +47,12 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 	if err != nil {
 		line += "  (" + err.Error() + ")"
 	}
+	if r != nil && r.Verdict != "" && r.Verdict != results.VerdictOK {
+		line += "  verdict " + r.Verdict
+		if len(r.VerdictReasons) > 0 {
+			line += ": " + r.VerdictReasons[0]
+		}
+	}
 	if i+1 < p.total {
 		line += "  eta " + fmtDur(left.Round(time.Second))
 	}
