@@ -53,6 +53,13 @@ func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 		}
 		b.loc = cfg.Loc
 		conn, err := mysql.NewConnector(cfg)
+		if err != nil && opts.StatementMode == Prepared && cfg.InterpolateParams {
+			// A multi-byte collation the driver cannot escape (gbk, big5,
+			// sjis...): text statements then prepare, run and close a
+			// server-side statement per call instead.
+			cfg.InterpolateParams = false
+			conn, err = mysql.NewConnector(cfg)
+		}
 		if err != nil {
 			b.close()
 			return nil, fmt.Errorf("mysql driver config for %s: %w", ep, err)
