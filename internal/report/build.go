@@ -139,6 +139,12 @@ func caseSection(d *Doc, c *Case) error {
 		if s.Run.Status == "failed" {
 			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, firstLine(s.Run.Error)))
 		}
+		if v := s.Run.Verdict; v == results.VerdictFailed || v == results.VerdictDegraded {
+			d.note(true, fmt.Sprintf("Step %d verdict %s: %s", s.Concurrency, v, strings.Join(s.Run.VerdictReasons, "; ")))
+		}
+		if s.Run.Hint != "" {
+			d.note(true, fmt.Sprintf("Step %d hint: %s", s.Concurrency, s.Run.Hint))
+		}
 		if s.Run.Driver != nil && s.Run.Driver.DriverBound {
 			note := s.Run.Driver.DriverBoundNote
 			if note == "" {
@@ -149,6 +155,10 @@ func caseSection(d *Doc, c *Case) error {
 	}
 	if ec := errorClasses(c); len(ec) > 0 {
 		d.p("Errors by class over all steps: " + strings.Join(ec, ", ") + ".")
+	}
+	if t := errorSamplesTable(c); len(t.Rows) > 0 {
+		d.h(3, "Error messages (first distinct per class)")
+		d.table(t)
 	}
 	if p := c.Peak(); p != nil && c.Kind() == KindTPCC && len(p.Run.Ops) > 0 {
 		d.h(3, fmt.Sprintf("Transaction mix at peak (concurrency %d)", p.Concurrency))

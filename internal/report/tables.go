@@ -145,7 +145,10 @@ func checksTable(c *Case) (Table, int) {
 	for _, s := range c.Steps {
 		for _, ch := range s.Run.Checks {
 			res := "PASS"
-			if !ch.Passed {
+			switch {
+			case ch.NotJudged:
+				res = "N/A"
+			case !ch.Passed:
 				res = "**FAIL**"
 				failed++
 			}
@@ -179,4 +182,16 @@ func firstReason(r *results.Run) string {
 		return r.Verdict
 	}
 	return firstLine(r.VerdictReasons[0])
+}
+
+// errorSamplesTable lists the first distinct error messages of a case's
+// steps: concurrency, class, server code, operation, count, message.
+func errorSamplesTable(c *Case) Table {
+	t := Table{Header: []string{"Concurrency", "Class", "Code", "Operation", "Count", "Message"}, Align: "rllrrl"}
+	for _, s := range c.Steps {
+		for _, e := range s.Run.ErrorSamples {
+			t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), e.Class, e.Code, e.Op, fmt.Sprint(e.Count), firstLine(e.Message)})
+		}
+	}
+	return t
 }
