@@ -1,9 +1,6 @@
 package target
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // TextPreparer is implemented by sessions that can run one statement as
 // text (arguments encoded client-side, nothing held on the server) while
@@ -44,14 +41,15 @@ func (l PreparedStmtLimit) Free() int64 { return max(0, l.Max-l.InUse) }
 
 // ReadPreparedStmtLimit reads the limit on a MySQL session; ok is false on
 // other kinds (PostgreSQL and SQLite have no such cap) or when the server
-// does not expose it (some proxies).
-func ReadPreparedStmtLimit(ctx context.Context, conn Conn) (l PreparedStmtLimit, ok bool, err error) {
+// does not expose it as a number (some proxies): there is nothing to plan
+// with then, which is not an error.
+func ReadPreparedStmtLimit(ctx context.Context, conn Conn) (l PreparedStmtLimit, ok bool) {
 	if conn.Kind() != MySQL {
-		return l, false, nil
+		return l, false
 	}
 	rows, err := conn.Query(ctx, "SELECT @@max_prepared_stmt_count")
 	if err != nil {
-		return l, false, nil // not exposed (proxy): nothing to plan with
+		return l, false
 	}
 	if rows.Next() {
 		err = rows.Scan(&l.Max)
@@ -59,12 +57,12 @@ func ReadPreparedStmtLimit(ctx context.Context, conn Conn) (l PreparedStmtLimit,
 	if cerr := rows.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return l, false, fmt.Errorf("read max_prepared_stmt_count: %w", err)
+	if err != nil || l.Max <= 0 {
+		return l, false
 	}
 	rows, err = conn.Query(ctx, "SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")
 	if err != nil {
-		return l, true, nil // limit known, usage not: assume none in use
+		return l, true // limit known, usage not: plan with the limit alone
 	}
 	var name string
 	if rows.Next() {
@@ -74,7 +72,7 @@ func ReadPreparedStmtLimit(ctx context.Context, conn Conn) (l PreparedStmtLimit,
 		err = cerr
 	}
 	if err != nil {
-		return l, false, fmt.Errorf("read Prepared_stmt_count: %w", err)
+		l.InUse = 0 // usage unreadable: plan with the limit alone
 	}
-	return l, true, nil
+	return l, true
 }
