@@ -378,3 +378,56 @@ func TestPreparedStmtPrecheckRefuses(t *testing.T) {
 		t.Fatalf("text mode: exit %d: %s", code, errs)
 	}
 }
+
+// TestTPCCLoweredStmtLimitAndReadOnlyUser: with max_prepared_stmt_count
+// lowered (on the stock-settings instance only, restored afterwards), 512
+// terminals still run without an error, each preparing its small share;
+// and a read-only user's TPC-C run stops at the first write with exit 10.
+func TestTPCCLoweredStmtLimitAndReadOnlyUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("512 terminals")
+	}
+	tg := testdb.MySQLDefaults(t, "cli_w4")
+	url := urlOf(tg)
+	ensureTPCC(t, tg, url, 4)
+	_, admin := testdb.Connect(t, tg, target.Options{})
+	ctx := context.Background()
+	if _, err := admin.Exec(ctx, "SET GLOBAL max_prepared_stmt_count = 1000"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = admin.Exec(context.Background(), "SET GLOBAL max_prepared_stmt_count = 16382") })
+	js := filepath.Join(t.TempDir(), "r.json")
+	out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "512",
+		"--warmup", "2s", "--duration", "3s", "--report-interval", "0", "--json", js)
+	r := readResult(t, js)
+	if r.Summary.Errors != 0 || code == ExitRunFailed {
+		t.Fatalf("exit %d, errors %d %v\n%s%s", code, r.Summary.Errors, r.ErrorSamples, out, errs)
+	}
+	if p := r.PreparedStatements; p == nil || p.ServerLimit != 1000 || p.Prepared != (1000-16)/512 {
+		t.Fatalf("plan %+v", r.PreparedStatements)
+	}
+
+	suffix := strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(os.Getenv(testdb.EnvSuffix)))
+	user := "bp_tro" + suffix
+	for _, s := range []string{
+		fmt.Sprintf("CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY 'ro'", user),
+		fmt.Sprintf("GRANT SELECT ON `%s`.* TO '%s'@'127.0.0.1'", tg.Database, user),
+	} {
+		if _, err := admin.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	ro := *tg
+	ro.User, ro.Password = user, "ro"
+	js = filepath.Join(t.TempDir(), "ro.json")
+	start := time.Now()
+	out, errs, code = runCLI(t, nil, "tpcc", "run", "--target", urlOf(&ro), "--terminals", "8",
+		"--warmup", "0s", "--duration", "20s", "--report-interval", "0", "--json", js)
+	if code != ExitRunFailed || time.Since(start) > 15*time.Second {
+		t.Fatalf("exit %d after %s\n%s%s", code, time.Since(start), out, errs)
+	}
+	r = readResult(t, js)
+	if r.Verdict != results.VerdictFailed || len(r.ErrorSamples) == 0 || r.ErrorSamples[0].Code != "1142" || !strings.Contains(out, "hint:") {
+		t.Fatalf("verdict %q samples %+v\n%s", r.Verdict, r.ErrorSamples, out)
+	}
+}
