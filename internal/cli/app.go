@@ -23,6 +23,10 @@ type App struct {
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
+	// TuneMemory, when set, applies the process's memory policy for a run
+	// of the given number of terminals and returns the function restoring
+	// it (the process-wide setting stays at the edge, cmd/benchpress).
+	TuneMemory func(terminals int) (restore func())
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }
