@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 
@@ -42,8 +43,8 @@ func run() int {
 		Version: buildVersion(),
 		// The default of --mysql-client (mywire or driver).
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
-		// Each run sets the soft memory limit for its terminal count.
-		TuneMemory: tuneMemory(os.Getenv),
+		// Each run sizes the memory limit and GOMAXPROCS for its terminals.
+		TuneProcess: tuneProcess(os.Getenv, runtime.NumCPU()),
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

@@ -23,10 +23,11 @@ type App struct {
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
-	// TuneMemory, when set, applies the process's memory policy for a run
-	// of the given number of terminals and returns the function restoring
-	// it (the process-wide setting stays at the edge, cmd/benchpress).
-	TuneMemory func(terminals int) (restore func())
+	// of the given number of terminals and returns the function restoring	// TuneProcess, when set, applies the process-wide settings for a run
+	// of the given number of terminals (memory limit, GOMAXPROCS) and
+	// returns the function restoring them; they stay at the process edge,
+	// cmd/benchpress.
+	TuneProcess func(terminals int) (restore func())
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }

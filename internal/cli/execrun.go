@@ -62,8 +62,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
-	if app.TuneMemory != nil {
-		defer app.TuneMemory(cfg.Terminals)()
+	if app.TuneProcess != nil {
+		defer app.TuneProcess(cfg.Terminals)()
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
