@@ -25,6 +25,8 @@
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   BP_FLAGS (extra flags for benchpress sysbench run)
+#   BP_ENV   (environment for benchpress, e.g. "GOMAXPROCS=8" to compare with
+#            the per-run default of one P per two terminals up to the CPUs)
 #   OUT (/tmp/benchpress-sysbench-vs): the binary, every tool's output,
 #   results.tsv (one line per run) and summary.txt.
 # Idempotent: the database is created if missing and the tables re-prepared.
@@ -44,7 +46,7 @@ MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
 SERVERS=${SERVERS:-"mariadb postgres"}
 TESTS=${TESTS:-"oltp_point_select oltp_read_write"}
-BP_FLAGS=${BP_FLAGS:-}
+BP_FLAGS=${BP_FLAGS:-} BP_ENV=${BP_ENV:-}
 
 OUT=${OUT:-${TMPDIR:-/tmp}/benchpress-sysbench-vs}
 BIN=$OUT/benchpress
@@ -60,7 +62,7 @@ RESULTS=$OUT/results.tsv SUMMARY=$OUT/summary.txt
 printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\n' >"$RESULTS"
 {
 	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
-	echo "# machine: $(machine_type); ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
+	echo "# machine: $(machine_type); benchpress env: ${BP_ENV:-default}, flags: ${BP_FLAGS:-none}; ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
 	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
 } | tee "$SUMMARY"
 
@@ -85,7 +87,7 @@ for srv in $SERVERS; do
 				echo "[$srv] $test $th threads, round $round: benchpress ..." >&2
 				rm -f "$f-benchpress.json"
 				# shellcheck disable=SC2086
-				measure "$f-benchpress" "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
+				measure "$f-benchpress" env $BP_ENV "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
 					--tables "$TABLES" --table-size "$SIZE" --threads "$th" --time "$TIME" --report-interval 0 \
 					--json "$f-benchpress.json" $BP_FLAGS || true
 				bp_line "$f-benchpress" | sed "s/^/$srv\t$test\t$th\t$round\tbenchpress\t/" >>"$RESULTS"
