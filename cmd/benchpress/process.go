@@ -26,7 +26,8 @@ import (
 // sleeps again. Measured on PostgreSQL point selects at 1-2 threads, that
 // was 2 client context switches per query instead of 1 (sysbench: 1.0) and
 // ~20 % more client CPU per query (docs/benchmarks.md). So a run uses one P
-// per two terminals, between 1 and the number of CPUs.
+// per two terminals, between 1 and the number of CPUs. Not with an embedded
+// database (SQLite), whose engine runs on the terminals' goroutines.
 //
 // GOMEMLIMIT and GOMAXPROCS in the environment override the respective
 // setting (the Go runtime reads them itself); GOGC is the runtime's.
@@ -46,9 +47,9 @@ func memoryLimitFor(terminals int, getenv func(string) string) int64 {
 }
 
 // procsFor returns GOMAXPROCS for a run of terminals on numCPU CPUs, or 0
-// (leave it) when the user set GOMAXPROCS.
-func procsFor(terminals, numCPU int, getenv func(string) string) int {
-	if getenv("GOMAXPROCS") != "" {
+// (leave it) when the user set GOMAXPROCS or the database is embedded.
+func procsFor(terminals, numCPU int, embedded bool, getenv func(string) string) int {
+	if embedded || getenv("GOMAXPROCS") != "" {
 		return 0
 	}
 	return min(max((terminals+terminalsPerProc-1)/terminalsPerProc, 1), max(numCPU, 1))
@@ -57,14 +58,14 @@ func procsFor(terminals, numCPU int, getenv func(string) string) int {
 // tuneProcess returns the App.TuneProcess hook: it applies the memory limit
 // and GOMAXPROCS for a run of terminals and returns the function that
 // restores the previous settings.
-func tuneProcess(getenv func(string) string, numCPU int) func(terminals int) func() {
-	return func(terminals int) func() {
+func tuneProcess(getenv func(string) string, numCPU int) func(terminals int, embedded bool) func() {
+	return func(terminals int, embedded bool) func() {
 		var undo []func()
 		if limit := memoryLimitFor(terminals, getenv); limit != math.MaxInt64 {
 			prev := debug.SetMemoryLimit(limit)
 			undo = append(undo, func() { debug.SetMemoryLimit(prev) })
 		}
-		if procs := procsFor(terminals, numCPU, getenv); procs > 0 {
+		if procs := procsFor(terminals, numCPU, embedded, getenv); procs > 0 {
 			prev := runtime.GOMAXPROCS(procs)
 			undo = append(undo, func() { runtime.GOMAXPROCS(prev) })
 		}

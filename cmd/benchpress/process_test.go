@@ -41,18 +41,20 @@ func TestProcsFor(t *testing.T) {
 	tests := []struct {
 		name              string
 		terminals, numCPU int
+		embedded          bool
 		getenv            func(string) string
 		want              int
 	}{
-		{"one terminal", 1, 8, env(), 1},
-		{"two terminals share a P", 2, 8, env(), 1},
-		{"three terminals", 3, 8, env(), 2},
-		{"capped at the CPUs", 128, 8, env(), 8},
-		{"one CPU", 8, 1, env(), 1},
-		{"GOMAXPROCS wins", 1, 8, env("GOMAXPROCS", "4"), 0},
+		{"one terminal", 1, 8, false, env(), 1},
+		{"two terminals share a P", 2, 8, false, env(), 1},
+		{"three terminals", 3, 8, false, env(), 2},
+		{"capped at the CPUs", 128, 8, false, env(), 8},
+		{"one CPU", 8, 1, false, env(), 1},
+		{"GOMAXPROCS wins", 1, 8, false, env("GOMAXPROCS", "4"), 0},
+		{"embedded database keeps every P", 1, 8, true, env(), 0},
 	}
 	for _, tc := range tests {
-		if got := procsFor(tc.terminals, tc.numCPU, tc.getenv); got != tc.want {
+		if got := procsFor(tc.terminals, tc.numCPU, tc.embedded, tc.getenv); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -61,7 +63,7 @@ func TestProcsFor(t *testing.T) {
 func TestTuneProcessRestores(t *testing.T) {
 	prevLimit := debug.SetMemoryLimit(-1)
 	prevProcs := runtime.GOMAXPROCS(0)
-	restore := tuneProcess(env(), 8)(4096)
+	restore := tuneProcess(env(), 8)(4096, false)
 	if got := debug.SetMemoryLimit(-1); got != 4096*128<<10 {
 		t.Errorf("limit during the run %d", got)
 	}

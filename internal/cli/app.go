@@ -23,11 +23,11 @@ type App struct {
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
-	// of the given number of terminals and returns the function restoring	// TuneProcess, when set, applies the process-wide settings for a run
-	// of the given number of terminals (memory limit, GOMAXPROCS) and
-	// returns the function restoring them; they stay at the process edge,
-	// cmd/benchpress.
-	TuneProcess func(terminals int) (restore func())
+	// TuneProcess, when set, applies the process-wide settings for a run
+	// of the given number of terminals (memory limit, GOMAXPROCS; embedded:
+	// the database runs in this process) and returns the function restoring
+	// them; they stay at the process edge, cmd/benchpress.
+	TuneProcess func(terminals int, embedded bool) (restore func())
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }
