@@ -25,7 +25,7 @@ import (
 // the network poller starts a spinning thread that finds nothing and
 // sleeps again. Measured on PostgreSQL point selects at 1-2 threads, that
 // was 2 client context switches per query instead of 1 (sysbench: 1.0) and
-// ~20 % more client CPU per query (docs/benchmarks.md). So a run uses one P
+// 10-20 % more client CPU per query (docs/benchmarks.md). So a run uses one P
 // per two terminals, between 1 and the number of CPUs. Not with an embedded
 // database (SQLite), whose engine runs on the terminals' goroutines.
 //
