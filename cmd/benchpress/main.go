@@ -10,7 +10,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"syscall"
 
@@ -43,8 +42,8 @@ func run() int {
 		Version: buildVersion(),
 		// The default of --mysql-client (mywire or driver).
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
-		// Each run sizes the memory limit and GOMAXPROCS for its terminals.
-		TuneProcess: tuneProcess(os.Getenv, runtime.NumCPU()),
+		// Each run sets the soft memory limit for its terminals.
+		TuneProcess: tuneProcess(os.Getenv),
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

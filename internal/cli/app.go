@@ -24,10 +24,10 @@ type App struct {
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
 	// TuneProcess, when set, applies the process-wide settings for a run
-	// of the given number of terminals (memory limit, GOMAXPROCS; embedded:
-	// the database runs in this process) and returns the function restoring
-	// them; they stay at the process edge, cmd/benchpress.
-	TuneProcess func(terminals int, embedded bool) (restore func())
+	// of the given number of terminals (the soft memory limit) and returns
+	// the function restoring them; they stay at the process edge,
+	// cmd/benchpress.
+	TuneProcess func(terminals int) (restore func())
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }

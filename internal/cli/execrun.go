@@ -63,7 +63,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
 	if app.TuneProcess != nil {
-		defer app.TuneProcess(cfg.Terminals, spec.Connector.Target().Kind == target.SQLite)()
+		defer app.TuneProcess(cfg.Terminals)()
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
