@@ -26,7 +26,7 @@
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   BP_FLAGS (extra flags for benchpress sysbench run)
 #   BP_ENV   (environment for benchpress, e.g. "GOMAXPROCS=8" to compare with
-#            the per-run default of one P per two terminals up to the CPUs)
+#            the runtime's default of one P per CPU)
 #   OUT (/tmp/benchpress-sysbench-vs): the binary, every tool's output,
 #   results.tsv (one line per run) and summary.txt.
 # Idempotent: the database is created if missing and the tables re-prepared.
