@@ -11,7 +11,7 @@ import (
 //
 // Memory. A run's live heap is mostly its sessions (~50 KB each: buffers,
 // prepared statements) and the default GOGC lets the heap reach about twice
-// that: measured at 2048 TPC-C terminals, peak RSS 120-200 MB and the GC a
+// that: measured at 2048 TPC-C terminals, peak RSS 120-230 MB and the GC a
 // few percent of the driver's CPU without any limit. The soft limit is a
 // safety net that keeps a pathological run near the 256 MB budget for 2048
 // terminals and grows with the terminal count (128 KiB each), so a large
