@@ -10,13 +10,18 @@
 #   3. ratio (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24;
 #   4. if `benchpress sysbench run` exists: benchpress oltp_point_select on the
 #      same tables, ratio of CPU per query, target <= 1.0;
-#   5. a BIG-terminal TPC-C run (default 2048): start time, peak RSS,
-#      connection errors (targets: start <= 10 s, RSS < 256 MB, 0 errors).
+#   5. a BIG-terminal TPC-C run (default 2048, 5 s warm-up): start time,
+#      peak RSS, the GC's share of the driver's CPU (driver.gc_cpu_pct),
+#      connection errors (targets: start <= 10 s, RSS <= 256 MB, GC <= 5 %,
+#      0 errors).
+# Steps 1 and 2 are interleaved over ROUNDS rounds (A/B/A/B) and the ratio is
+# taken of the medians; every round's ratio is printed to show the noise.
+# The summary starts with the machine type (lscpu) and server versions.
 #
 # Installs sysbench from Debian apt if missing; builds benchpress into $OUT.
 # Environment: TERMINALS (8) DURATION (60s) THREADS (8) SB_TIME (30)
 #   SB_TABLES (4) SB_SIZE (100000) SB_DB (sbtest) TPCC_DB (bp) WAREHOUSES (4)
-#   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres")
+#   BIG (2048) BIG_DURATION (20s) ROUNDS (2) SERVERS ("mariadb postgres")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   OUT (/tmp/benchpress-driver)
@@ -25,7 +30,7 @@ cd "$(dirname "$0")/.."
 
 TERMINALS=${TERMINALS:-8} DURATION=${DURATION:-60s} THREADS=${THREADS:-8} SB_TIME=${SB_TIME:-30}
 SB_TABLES=${SB_TABLES:-4} SB_SIZE=${SB_SIZE:-100000} SB_DB=${SB_DB:-sbtest} TPCC_DB=${TPCC_DB:-bp}
-WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s}
+WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s} ROUNDS=${ROUNDS:-2}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
 SERVERS=${SERVERS:-"mariadb postgres"}
@@ -46,16 +51,11 @@ have_bp_sysbench=0
 "$BIN" sysbench run --help >/dev/null 2>&1 && have_bp_sysbench=1
 
 SUMMARY=$OUT/summary.txt
-: >"$SUMMARY"
+echo "# machine: $(machine_type); $(date -u +%Y-%m-%dT%H:%MZ); $ROUNDS interleaved rounds" | tee "$SUMMARY"
+median() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:] if x!='nan']; print('%.2f' % statistics.median(v) if v else 'nan')" "$@"; }
 for srv in $SERVERS; do
 	f=$OUT/$srv
-	echo "[$srv] benchpress tpcc run: $TERMINALS terminals, $DURATION ..." >&2
-	rm -f "$f-tpcc.json"
-	measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
-		--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
-	bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
-	bp_tpmc=$(jq -r '.summary.tpmC // empty | floor' "$f-tpcc.json" 2>/dev/null || true)
-
+	echo "# $srv: $(server_version "$srv")" | tee -a "$SUMMARY"
 	create_db "$srv" "$SB_DB"
 	# shellcheck disable=SC2046
 	if ! sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads=1 --time=1 run >/dev/null 2>&1; then
@@ -65,19 +65,31 @@ for srv in $SERVERS; do
 		# shellcheck disable=SC2046
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
 	fi
-	echo "[$srv] sysbench oltp_point_select: $THREADS threads, ${SB_TIME}s ..." >&2
-	# shellcheck disable=SC2046
-	measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
-		--threads="$THREADS" --time="$SB_TIME" --report-interval=0 run
-	sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
-	sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
-	sb_q_us=$(calc 2 "$sb_cpu/$sb_q*1e6")
+	txn_us_all=() q_us_all=() rounds_txt=
+	for round in $(seq 1 "$ROUNDS"); do
+		echo "[$srv] round $round: benchpress tpcc run: $TERMINALS terminals, $DURATION ..." >&2
+		rm -f "$f-tpcc.json"
+		measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+			--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
+		bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
+		bp_tpmc=$(jq -r '.summary.tpmC // empty | floor' "$f-tpcc.json" 2>/dev/null || true)
+		echo "[$srv] round $round: sysbench oltp_point_select: $THREADS threads, ${SB_TIME}s ..." >&2
+		# shellcheck disable=SC2046
+		measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
+			--threads="$THREADS" --time="$SB_TIME" --report-interval=0 run
+		sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
+		sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
+		txn_us_all+=("$bp_txn_us") q_us_all+=("$(calc 2 "$sb_cpu/$sb_q*1e6")")
+		rounds_txt="$rounds_txt $(calc 1 "$bp_txn_us/${q_us_all[-1]}")"
+	done
+	bp_txn_us=$(median "${txn_us_all[@]}")
+	sb_q_us=$(median "${q_us_all[@]}")
 	r_txn=$(calc 1 "$bp_txn_us/$sb_q_us")
 	{
 		echo "== $srv"
 		echo "  benchpress TPC-C ($TERMINALS terminals, $DURATION, $WAREHOUSES wh): $(calc 0 "$bp_txn_us") us client CPU per transaction ${bp_tpmc:+(tpmC $bp_tpmc)}"
 		echo "  sysbench oltp_point_select ($THREADS threads, ${SB_TIME}s): $sb_q_us us client CPU per query"
-		echo "  ratio TPC-C txn / sysbench query: $r_txn  (target <= 24: $(verdict "$r_txn" '<=' 24))"
+		echo "  ratio TPC-C txn / sysbench query (medians): $r_txn  (target <= 24: $(verdict "$r_txn" '<=' 24)); per round:$rounds_txt"
 	} | tee -a "$SUMMARY"
 
 	if [ $have_bp_sysbench = 1 ]; then
@@ -102,7 +114,7 @@ for srv in $SERVERS; do
 	rm -f "$f-big.json"
 	rc=0
 	measure "$f-big" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
-		--terminals "$BIG" --warmup 0s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
+		--terminals "$BIG" --warmup 5s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
 	read -r _ big_rss <"$f-big.cpu"
 	if [ -s "$f-big.json" ]; then
 		# connect_s: opening every session and making every terminal, before
@@ -111,11 +123,12 @@ for srv in $SERVERS; do
 		conn_errs=$(jq -r '[(.errors_by_class // {}) | to_entries[] | select(.key|test("connect|lost"))| .value] | add // 0' "$f-big.json" 2>/dev/null || echo "?")
 		conn_errs="$conn_errs (reconnects $(jq -r .reconnects "$f-big.json"), all errors $(jq -r .summary.errors "$f-big.json"))"
 		json_rss=$(jq -r .driver.peak_rss_mb "$f-big.json")
+		gc_pct=$(jq -r '.driver.gc_cpu_pct // "nan"' "$f-big.json")
 	else
-		start_s=nan conn_errs="run failed (rc $rc): $(grep -m1 -i 'error\|fail' "$f-big.out" || true)" json_rss=nan
+		start_s=nan conn_errs="run failed (rc $rc): $(grep -m1 -i 'error\|fail' "$f-big.out" || true)" json_rss=nan gc_pct=nan
 	fi
 	{
-		echo "  $BIG terminals: start ${start_s} s (target <= 10: $(verdict "$start_s" '<=' 10)), peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target < 256: $(verdict "$big_rss" '<=' 256)), connection errors: $conn_errs"
+		echo "  $BIG terminals: start ${start_s} s (target <= 10: $(verdict "$start_s" '<=' 10)), peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target <= 256: $(verdict "$big_rss" '<=' 256)), GC $(calc 1 "$gc_pct") % of the driver's CPU (target <= 5: $(verdict "$gc_pct" '<=' 5)), connection errors: $conn_errs"
 	} | tee -a "$SUMMARY"
 done
 echo "outputs in $OUT/, summary in $SUMMARY" >&2

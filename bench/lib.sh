@@ -57,3 +57,60 @@ create_db() {
 		fi ;;
 	esac
 }
+
+# machine_type: the CPU model (lscpu) and core count, to quote next to figures.
+machine_type() {
+	local m
+	m=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+	echo "${m:-unknown CPU}, $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB"
+}
+
+# server_version SERVER: the server's version string.
+server_version() {
+	case $1 in
+	mariadb) mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -NBe "SELECT VERSION()" 2>/dev/null || echo "?" ;;
+	postgres) psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SHOW server_version" 2>/dev/null || echo "?" ;;
+	esac
+}
+
+# sb_line FILE: "tps p50_ms p99_ms cpu_s queries" (tab-separated) of a sysbench
+# run measured into FILE.out / FILE.cpu; p50 and p99 come from --histogram=on
+# (sysbench's log buckets, about 1.5 % wide). nan for what is missing.
+sb_line() {
+	python3 - "$1" <<'PY'
+import re, sys
+f = sys.argv[1]
+try:
+    out = open(f + ".out").read()
+except OSError:
+    out = ""
+def num(pat):
+    m = re.search(pat, out)
+    return float(m.group(1)) if m else float("nan")
+hist = [(float(v), int(c)) for v, c in re.findall(r"^\s+([0-9.]+) \|[* ]*\s(\d+)$", out, re.M)]
+def pct(q):
+    total = sum(c for _, c in hist)
+    if not total:
+        return float("nan")
+    need, acc = q * total, 0
+    for v, c in hist:
+        acc += c
+        if acc >= need:
+            return v
+    return hist[-1][0]
+try:
+    cpu = float(open(f + ".cpu").read().split()[0])
+except (OSError, IndexError, ValueError):
+    cpu = float("nan")
+print("%.2f\t%.4f\t%.4f\t%.3f\t%.0f" % (num(r"transactions:\s+\d+\s+\(([0-9.]+) per sec"), pct(0.50), pct(0.99),
+      cpu, num(r"queries:\s+(\d+) ")))
+PY
+}
+
+# bp_line FILE: the same figures from a benchpress run (FILE.json, FILE.cpu).
+bp_line() {
+	local cpu
+	cpu=$(cut -d' ' -f1 "$1.cpu" 2>/dev/null || echo nan)
+	jq -r --arg cpu "${cpu:-nan}" '[.summary.tps, .ops[0].latency_ms.p50, .ops[0].latency_ms.p99, ($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
+		printf 'nan\tnan\tnan\t%s\tnan\n' "${cpu:-nan}"
+}

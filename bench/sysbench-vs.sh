@@ -1,88 +1,99 @@
 #!/usr/bin/env bash
-# bench/sysbench-vs.sh — benchpress against sysbench 1.0.20 on the same tables.
+# bench/sysbench-vs.sh — benchpress against sysbench 1.0.20 on the same tables,
+# over a ladder of thread counts, the two tools interleaved.
 #
-# For MariaDB and PostgreSQL: sysbench prepares TABLES x SIZE rows once in a
-# dedicated database (default bp_sbvs), then each test runs THREADS threads for
-# TIME seconds, first with sysbench, then with benchpress. The script reads each
-# tool's TPS/QPS from its own output (benchpress: --json) and its client CPU
-# (user+sys of the process, from getrusage), and prints per server and test:
-#   TPS ratio benchpress/sysbench           target >= 0.95
-#   CPU per query ratio benchpress/sysbench target <= 1.0 (oltp_point_select)
+# For every server (MariaDB, PostgreSQL), test (oltp_point_select,
+# oltp_read_write) and ladder step (1 2 8 32 128 threads), the script runs
+# ROUNDS rounds of "sysbench, then benchpress" (A/B/A/B: both tools see the
+# same drift of a shared machine), TIME seconds each, on the same tables
+# (TABLES x SIZE rows, prepared once by sysbench). Per run it reads TPS, p50
+# and p99 latency (sysbench: from its --histogram; benchpress: --json) and the
+# client's CPU (user+sys of the process, getrusage). Per step it prints the
+# medians over the rounds, the ratios benchpress/sysbench of the medians, the
+# spread of the per-round TPS ratios (how noisy the machine was), and a
+# verdict against the targets:
+#   TPS ratio  >= 0.95        p99 ratio  <= 1.1
+# The client CPU per query (benchpress/sysbench) is printed as the yardstick
+# bench/driver.sh uses. The header records the machine (lscpu model name,
+# cores) and the server versions: quote them next to any figure.
 #
-# Idempotent: the database is created if missing and the tables are re-prepared
-# on every invocation. Installs sysbench from Debian apt if missing and builds
-# benchpress into $OUT (default /tmp/benchpress-sysbench-vs/),
-# where the tools' outputs and summary.txt go too.
-#
-# Environment: THREADS (8) TIME (30) TABLES (4) SIZE (100000) DB (bp_sbvs)
+# Usage: bench/sysbench-vs.sh [--quick]
+#   --quick   ladder "2 8", TIME 5, TABLES 2, SIZE 10000 (about 3 minutes)
+# Environment (defaults): LADDER ("1 2 8 32 128") ROUNDS (2) TIME (10)
+#   TABLES (4) SIZE (100000) DB (bp_sbvs)
+#   SERVERS ("mariadb postgres") TESTS ("oltp_point_select oltp_read_write")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
-#   OUT (/tmp/benchpress-sysbench-vs)
-#   SERVERS ("mariadb postgres") TESTS ("oltp_point_select oltp_read_write")
+#   BP_FLAGS (extra flags for benchpress sysbench run)
+#   BP_ENV   (environment for benchpress, e.g. "GOMAXPROCS=8" to compare with
+#            the runtime's default of one P per CPU)
+#   OUT (/tmp/benchpress-sysbench-vs): the binary, every tool's output,
+#   results.tsv (one line per run) and summary.txt.
+# Idempotent: the database is created if missing and the tables re-prepared.
+# Installs sysbench from Debian apt if missing and builds benchpress.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-THREADS=${THREADS:-8} TIME=${TIME:-30} TABLES=${TABLES:-4} SIZE=${SIZE:-100000} DB=${DB:-bp_sbvs}
+if [ "${1:-}" = --quick ]; then
+	LADDER=${LADDER:-"2 8"} TIME=${TIME:-5} TABLES=${TABLES:-2} SIZE=${SIZE:-10000}
+elif [ -n "${1:-}" ]; then
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+fi
+LADDER=${LADDER:-"1 2 8 32 128"} ROUNDS=${ROUNDS:-2} TIME=${TIME:-10}
+TABLES=${TABLES:-4} SIZE=${SIZE:-100000} DB=${DB:-bp_sbvs}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
 SERVERS=${SERVERS:-"mariadb postgres"}
 TESTS=${TESTS:-"oltp_point_select oltp_read_write"}
+BP_FLAGS=${BP_FLAGS:-} BP_ENV=${BP_ENV:-}
 
 OUT=${OUT:-${TMPDIR:-/tmp}/benchpress-sysbench-vs}
 BIN=$OUT/benchpress
 mkdir -p "$OUT"
+export MYSQL_PWD=$MYSQL_PASS PGPASSWORD=$PG_PASS
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 need_sysbench
 build_benchpress "$BIN"
 
-ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.3f' % (a/b if b else float('nan')))" "$1" "$2"; }
-verdict() { python3 -c "import sys; v,op,t=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print('OK' if (v>=t if op=='>=' else v<=t) else 'BELOW TARGET')" "$@"; }
+RESULTS=$OUT/results.tsv SUMMARY=$OUT/summary.txt
+printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\n' >"$RESULTS"
+{
+	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "# machine: $(machine_type); benchpress env: ${BP_ENV:-default}, flags: ${BP_FLAGS:-none}; ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
+	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
+} | tee "$SUMMARY"
 
-SUMMARY=$OUT/summary.txt
-: >"$SUMMARY"
 for srv in $SERVERS; do
 	create_db "$srv" "$DB"
+	echo "# $srv: $(server_version "$srv")" | tee -a "$SUMMARY"
 	# shellcheck disable=SC2046
 	sysbench oltp_common $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" cleanup >/dev/null 2>&1 || true
 	echo "[$srv] sysbench prepare: $TABLES x $SIZE rows ..." >&2
 	# shellcheck disable=SC2046
 	sysbench oltp_common $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" --threads="$TABLES" prepare >"$OUT/$srv-prepare.log" 2>&1
 	for test in $TESTS; do
-		f=$OUT/$srv-$test
-		echo "[$srv] $test: sysbench, $THREADS threads, ${TIME}s ..." >&2
-		# shellcheck disable=SC2046
-		measure "$f-sysbench" sysbench "$test" $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" \
-			--threads="$THREADS" --time="$TIME" --report-interval=0 run
-		sb_tps=$(sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$f-sysbench.out")
-		sb_qps=$(sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$f-sysbench.out")
-		sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
-		sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
+		for th in $LADDER; do
+			for round in $(seq 1 "$ROUNDS"); do
+				f=$OUT/$srv-$test-$th-$round
+				echo "[$srv] $test $th threads, round $round: sysbench ..." >&2
+				# shellcheck disable=SC2046
+				measure "$f-sysbench" sysbench "$test" $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" \
+					--threads="$th" --time="$TIME" --report-interval=0 --histogram=on run || true
+				sb_line "$f-sysbench" | sed "s/^/$srv\t$test\t$th\t$round\tsysbench\t/" >>"$RESULTS"
 
-		echo "[$srv] $test: benchpress, $THREADS threads, ${TIME}s ..." >&2
-		rm -f "$f-benchpress.json"
-		PGPASSWORD=$PG_PASS MYSQL_PWD=$MYSQL_PASS measure "$f-benchpress" "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
-			--tables "$TABLES" --table-size "$SIZE" --threads "$THREADS" --time "$TIME" --report-interval 0 --json "$f-benchpress.json"
-		bp_tps=$(jq -r .summary.tps "$f-benchpress.json")
-		bp_qps=$(jq -r .summary.qps "$f-benchpress.json")
-		bp_q=$(jq -r .extra.queries.total "$f-benchpress.json")
-		bp_cpu=$(cut -d' ' -f1 "$f-benchpress.cpu")
-
-		tps_r=$(ratio "$bp_tps" "$sb_tps")
-		cpuq_r=$(python3 -c "import sys; bc,bq,sc,sq=map(float,sys.argv[1:]); print('%.3f' % ((bc/bq)/(sc/sq)))" "$bp_cpu" "$bp_q" "$sb_cpu" "$sb_q")
-		cpuq_us() { python3 -c "import sys; print('%.1f' % (float(sys.argv[1])/float(sys.argv[2])*1e6))" "$1" "$2"; }
-		{
-			echo "== $srv $test ($THREADS threads, ${TIME}s, $TABLES x $SIZE rows, rand-type special)"
-			printf '  sysbench   tps %10.2f  qps %10.2f  client CPU %7.2f s  %6s us/query\n' "$sb_tps" "$sb_qps" "$sb_cpu" "$(cpuq_us "$sb_cpu" "$sb_q")"
-			printf '  benchpress tps %10.2f  qps %10.2f  client CPU %7.2f s  %6s us/query\n' "$bp_tps" "$bp_qps" "$bp_cpu" "$(cpuq_us "$bp_cpu" "$bp_q")"
-			echo "  TPS ratio benchpress/sysbench:          $tps_r  (target >= 0.95: $(verdict "$tps_r" '>=' 0.95))"
-			if [ "$test" = oltp_point_select ]; then
-				echo "  CPU/query ratio benchpress/sysbench:    $cpuq_r  (target <= 1.0: $(verdict "$cpuq_r" '<=' 1.0))"
-			else
-				echo "  CPU/query ratio benchpress/sysbench:    $cpuq_r"
-			fi
-		} | tee -a "$SUMMARY"
+				echo "[$srv] $test $th threads, round $round: benchpress ..." >&2
+				rm -f "$f-benchpress.json"
+				# shellcheck disable=SC2086
+				measure "$f-benchpress" env $BP_ENV "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
+					--tables "$TABLES" --table-size "$SIZE" --threads "$th" --time "$TIME" --report-interval 0 \
+					--json "$f-benchpress.json" $BP_FLAGS || true
+				bp_line "$f-benchpress" | sed "s/^/$srv\t$test\t$th\t$round\tbenchpress\t/" >>"$RESULTS"
+			done
+		done
 	done
 done
-echo "outputs in $OUT/, summary in $SUMMARY" >&2
+python3 bench/vs_summary.py "$RESULTS" | tee -a "$SUMMARY"
+echo "outputs in $OUT/, one line per run in $RESULTS, summary in $SUMMARY" >&2

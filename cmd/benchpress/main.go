@@ -42,6 +42,8 @@ func run() int {
 		Version: buildVersion(),
 		// The default of --mysql-client (mywire or driver).
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
+		// Each run sets the soft memory limit for its terminals.
+		TuneProcess: tuneProcess(os.Getenv),
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

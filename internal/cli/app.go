@@ -23,6 +23,11 @@ type App struct {
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
+	// TuneProcess, when set, applies the process-wide settings for a run
+	// of the given number of terminals (the soft memory limit) and returns
+	// the function restoring them; they stay at the process edge,
+	// cmd/benchpress.
+	TuneProcess func(terminals int) (restore func())
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 

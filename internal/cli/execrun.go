@@ -67,6 +67,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
+	if app.TuneProcess != nil {
+		defer app.TuneProcess(cfg.Terminals)()
+	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
 		watch.finish(ctx, &results.Run{}, started, started)

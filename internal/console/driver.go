@@ -51,7 +51,7 @@ func DriverLine(w io.Writer, run *results.Run) {
 	if d.CPUPerStmtUS > 0 {
 		fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
 	}
-	fmt.Fprintf(w, "; peak RSS %.0f MB\n", d.PeakRSSMB)
+	fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB\n", d.GCSharePct, d.PeakRSSMB)
 	if d.DriverBound {
 		fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
 	}

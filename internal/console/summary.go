@@ -92,7 +92,7 @@ func Summary(w io.Writer, r *results.Run) {
 		if d.CPUPerStmtUS > 0 {
 			fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
 		}
-		fmt.Fprintf(w, "; peak RSS %.0f MB; machine %.0f %% busy (%d cores)\n", d.PeakRSSMB, d.MachineBusyPct, d.Cores)
+		fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB; machine %.0f %% busy (%d cores)\n", d.GCSharePct, d.PeakRSSMB, d.MachineBusyPct, d.Cores)
 		if d.DriverBound {
 			fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
 		}

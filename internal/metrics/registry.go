@@ -1,13 +1,8 @@
 package metrics
 
 import (
-	"benchpress/internal/errclass"
-	"runtime"
-	"sync"
+	"fmt"
 	"sync/atomic"
-	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Phase of a run. Samples completing in Warmup feed the live series only;
@@ -21,98 +16,35 @@ const (
 	Done
 )
 
-// Outcome of one transaction attempt as reported by a workload.
-type Outcome uint8
-
-const (
-	OK       Outcome = iota // committed
-	Rollback                // a rollback the workload defines as success (TPC-C New-Order 1 %)
-	Failed                  // an error; its class is recorded
-)
-
-// OpCounts are the counters kept per operation type.
-type OpCounts struct {
-	OK, Rollback, Retries int64
-	Errs                  [errclass.Num]int64
-}
-
-// Errors is the total number of failed attempts.
-func (c *OpCounts) Errors() int64 {
-	var n int64
-	for _, e := range c.Errs {
-		n += e
-	}
-	return n
-}
-
-// Snapshot holds histograms and counters per operation type: one shard's
-// phase, one interval, or the cumulative measurement window.
-type Snapshot struct {
-	OKHist  []*hdr.Histogram // per op, allocated lazily
-	ErrHist []*hdr.Histogram // per op, allocated lazily
-	Counts  []OpCounts
-	Extra   []int64 // workload-defined counters (e.g. queries by kind)
-}
-
-func newSnapshot(nOps, nExtra int) *Snapshot {
-	return &Snapshot{
-		OKHist:  make([]*hdr.Histogram, nOps),
-		ErrHist: make([]*hdr.Histogram, nOps),
-		Counts:  make([]OpCounts, nOps),
-		Extra:   make([]int64, nExtra),
-	}
-}
-
-func (d *Snapshot) reset() {
-	for i := range d.OKHist {
-		if d.OKHist[i] != nil {
-			d.OKHist[i].Reset()
-		}
-		if d.ErrHist[i] != nil {
-			d.ErrHist[i].Reset()
-		}
-		d.Counts[i] = OpCounts{}
-	}
-	for i := range d.Extra {
-		d.Extra[i] = 0
-	}
-}
-
-// Recorder is a shard of the registry. Many workers may share one Recorder;
-// its mutex is never shared by all workers unless there is a single shard.
-type Recorder struct {
-	mu   sync.Mutex
-	reg  *Registry
-	warm *Snapshot
-	meas *Snapshot
-	_    [64]byte // keep shards' hot fields on separate cache lines
-}
-
-// Registry owns the shards and the cumulative (measurement window) result.
+// Registry owns the recorders and the cumulative (measurement window) result.
 type Registry struct {
 	ops    []string
 	extras []string
 	phase  atomic.Int32
-	shards []*Recorder
+	recs   []*Recorder
 
-	// Owned by the ticker goroutine (Tick / Final callers).
+	// Owned by the ticker goroutine (Tick / Cumulative callers).
 	cum *Snapshot
 	iv  *Snapshot // reused interval snapshot
 }
 
 // NewRegistry creates a registry for the named operation types and extra
-// counters, sized for the given number of workers.
+// counters with one recorder per worker (at least one). Its footprint is a
+// few histograms per operation (interval and cumulative) plus, per worker,
+// two sample buffers sized by what the worker records in a tick.
 func NewRegistry(ops, extras []string, workers int) *Registry {
-	n := 4 * runtime.GOMAXPROCS(0)
-	if workers < n {
-		n = workers
+	if len(ops) > maxOps {
+		panic(fmt.Sprintf("metrics: %d operation types, at most %d", len(ops), maxOps))
 	}
-	if n < 1 {
-		n = 1
+	n := max(workers, 1)
+	r := &Registry{
+		ops: ops, extras: extras,
+		recs: make([]*Recorder, n),
+		cum:  NewSnapshot(len(ops), len(extras)),
+		iv:   NewSnapshot(len(ops), len(extras)),
 	}
-	r := &Registry{ops: ops, extras: extras, cum: newSnapshot(len(ops), len(extras))}
-	for i := 0; i < n; i++ {
-		r.shards = append(r.shards, &Recorder{reg: r, warm: newSnapshot(len(ops), len(extras)), meas: newSnapshot(len(ops), len(extras))})
+	for i := range r.recs {
+		r.recs[i] = &Recorder{reg: r, cur: newBuffer(len(extras)), spare: newBuffer(len(extras))}
 	}
 	return r
 }
@@ -123,162 +55,70 @@ func (r *Registry) Ops() []string { return r.ops }
 // Extras returns the extra counter names.
 func (r *Registry) Extras() []string { return r.extras }
 
-// SetPhase switches the phase; samples completing afterwards are tagged with it.
+// SetPhase switches the phase; samples recorded afterwards are tagged with it.
 func (r *Registry) SetPhase(p Phase) { r.phase.Store(int32(p)) }
 
 // Phase returns the current phase.
 func (r *Registry) Phase() Phase { return Phase(r.phase.Load()) }
 
-// Recorder returns the shard for worker i.
-func (r *Registry) Recorder(worker int) *Recorder { return r.shards[worker%len(r.shards)] }
-
-func (rec *Recorder) data() *Snapshot { return rec.dataFor(rec.reg.Phase()) }
-
-func (rec *Recorder) dataFor(p Phase) *Snapshot {
-	switch p {
-	case Warmup:
-		return rec.warm
-	case Measure:
-		return rec.meas
-	}
-	return nil
-}
-
-// Record adds one completed attempt of op with its latency and outcome; class
-// is the error class when outcome is Failed.
-//
-// extras, when non-nil, holds workload counter deltas (indexed like the
-// registry's extras); they are added and the slice is zeroed, all under the
-// one shard lock this call takes.
-func (rec *Recorder) Record(op int, latency time.Duration, outcome Outcome, class errclass.Class, extras []int64) {
-	rec.RecordIn(rec.reg.Phase(), op, latency, outcome, class, extras)
-}
-
-// RecordIn is Record with the phase given by the caller: the runner passes
-// the phase in which the transaction started, so a transaction started inside
-// the measurement window is counted even if it completes after the window
-// closed (the runner drains in-flight work before the final tick). This keeps
-// the tool's counts equal to what the database committed.
-func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcome Outcome, class errclass.Class, extras []int64) {
-	rec.mu.Lock()
-	d := rec.dataFor(phase)
-	if d == nil {
-		clear(extras)
-		rec.mu.Unlock()
-		return
-	}
-	for i, v := range extras {
-		d.Extra[i] += v
-		extras[i] = 0
-	}
-	c := &d.Counts[op]
-	var h **hdr.Histogram
-	switch outcome {
-	case OK:
-		c.OK++
-		h = &d.OKHist[op]
-	case Rollback:
-		c.Rollback++
-		h = &d.OKHist[op]
-	default:
-		c.Errs[class]++
-		h = &d.ErrHist[op]
-	}
-	if *h == nil {
-		*h = NewHistogram()
-	}
-	recordUS(*h, latency)
-	rec.mu.Unlock()
-}
-
-// AddRetry counts one retry of op (a retryable error that was re-run).
-func (rec *Recorder) AddRetry(op int) {
-	rec.mu.Lock()
-	if d := rec.data(); d != nil {
-		d.Counts[op].Retries++
-	}
-	rec.mu.Unlock()
-}
-
-// AddExtra adds n to the extra counter idx.
-func (rec *Recorder) AddExtra(idx int, n int64) {
-	rec.mu.Lock()
-	if d := rec.data(); d != nil {
-		d.Extra[idx] += n
-	}
-	rec.mu.Unlock()
-}
+// Recorder returns worker i's recorder (workers beyond the count given to
+// NewRegistry share recorders).
+func (r *Registry) Recorder(worker int) *Recorder { return r.recs[worker%len(r.recs)] }
 
 // Cumulative returns the measurement-window totals merged so far. It is owned
 // by the goroutine that calls Tick.
 func (r *Registry) Cumulative() *Snapshot { return r.cum }
 
-// Tick drains every shard into one interval snapshot (warm-up and measured
-// samples together, for live display and the per-interval series) and adds
-// the measured part to the cumulative result. Call it from one goroutine.
-// The returned snapshot is reused: it is valid until the next Tick.
+// Tick takes every recorder's buffer (a pointer swap under the recorder's
+// lock) and folds it, outside the lock, into one interval snapshot (warm-up
+// and measured samples together, for live display and the per-interval
+// series) and the measured part into the cumulative result. Call it from
+// one goroutine. The returned snapshot is reused: it is valid until the next
+// Tick.
 func (r *Registry) Tick() *Snapshot {
-	if r.iv == nil {
-		r.iv = newSnapshot(len(r.ops), len(r.extras))
-	}
 	iv := r.iv
-	iv.reset()
-	for _, s := range r.shards {
-		s.mu.Lock()
-		mergeInto(iv, s.warm)
-		mergeInto(iv, s.meas)
-		mergeInto(r.cum, s.meas)
-		s.warm.reset()
-		s.meas.reset()
-		s.mu.Unlock()
+	iv.Reset()
+	for _, rec := range r.recs {
+		b := rec.swap()
+		r.fold(iv, b)
+		b.reset()
+		rec.spare = b
 	}
 	return iv
 }
 
-func mergeInto(dst, src *Snapshot) {
-	for i := range src.OKHist {
-		mergeHist(&dst.OKHist[i], src.OKHist[i])
-		mergeHist(&dst.ErrHist[i], src.ErrHist[i])
-		d, s := &dst.Counts[i], &src.Counts[i]
-		d.OK += s.OK
-		d.Rollback += s.Rollback
-		d.Retries += s.Retries
-		for c := range s.Errs {
-			d.Errs[c] += s.Errs[c]
+// fold adds b's samples to iv, and the measured ones to the cumulative result.
+func (r *Registry) fold(iv *Snapshot, b *buffer) {
+	for _, s := range b.samples {
+		add(iv, s)
+		if s.measured() {
+			add(r.cum, s)
 		}
 	}
-	for i := range src.Extra {
-		dst.Extra[i] += src.Extra[i]
+	for i, v := range b.extra[0] {
+		iv.Extra[i] += v
+	}
+	for i, v := range b.extra[1] {
+		iv.Extra[i] += v
+		r.cum.Extra[i] += v
 	}
 }
 
-func mergeHist(dst **hdr.Histogram, src *hdr.Histogram) {
-	if src == nil || src.TotalCount() == 0 {
-		return
+// add counts one sample in d.
+func add(d *Snapshot, s sample) {
+	op := s.op()
+	c := &d.Counts[op]
+	switch s.kind() {
+	case uint8(OK):
+		c.OK++
+		_ = hist(&d.OKHist[op]).RecordValue(s.us())
+	case uint8(Rollback):
+		c.Rollback++
+		_ = hist(&d.OKHist[op]).RecordValue(s.us())
+	case uint8(Failed):
+		c.Errs[s.class()]++
+		_ = hist(&d.ErrHist[op]).RecordValue(s.us())
+	case kindRetry:
+		c.Retries++
 	}
-	if *dst == nil {
-		*dst = NewHistogram()
-	}
-	(*dst).Merge(src)
-}
-
-// NewSnapshot returns an empty snapshot for nOps operation types and nExtra
-// extra counters.
-func NewSnapshot(nOps, nExtra int) *Snapshot { return newSnapshot(nOps, nExtra) }
-
-// Add merges src into s.
-func (s *Snapshot) Add(src *Snapshot) { mergeInto(s, src) }
-
-// Reset empties s, keeping its histograms allocated.
-func (s *Snapshot) Reset() { s.reset() }
-
-// Merge returns a new snapshot holding the sum of snaps.
-func Merge(nOps, nExtra int, snaps ...*Snapshot) *Snapshot {
-	out := newSnapshot(nOps, nExtra)
-	for _, s := range snaps {
-		if s != nil {
-			mergeInto(out, s)
-		}
-	}
-	return out
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"benchpress/internal/target"
+	"benchpress/internal/errclass"
 )
 
 func TestPhaseTagging(t *testing.T) {
@@ -22,7 +22,7 @@ func TestPhaseTagging(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := NewRegistry([]string{"a"}, nil, 1)
-			r.Recorder(0).RecordIn(tc.phase, 0, time.Millisecond, OK, target.ClassNone, nil)
+			r.Recorder(0).RecordIn(tc.phase, 0, time.Millisecond, OK, errclass.None, nil)
 			iv := r.Tick()
 			if got := iv.Counts[0].OK; got != tc.wantTicks {
 				t.Errorf("interval count %d, want %d", got, tc.wantTicks)
@@ -39,19 +39,19 @@ func TestOutcomesAndExtras(t *testing.T) {
 	r.SetPhase(Measure)
 	ex := []int64{3}
 	rec := r.Recorder(1)
-	rec.Record(0, 2*time.Millisecond, OK, target.ClassNone, ex)
+	rec.Record(0, 2*time.Millisecond, OK, errclass.None, ex)
 	if ex[0] != 0 {
 		t.Fatalf("extras not zeroed: %v", ex)
 	}
-	rec.Record(0, 3*time.Millisecond, Rollback, target.ClassNone, nil)
-	rec.Record(1, time.Millisecond, Failed, target.ClassDeadlock, nil)
+	rec.Record(0, 3*time.Millisecond, Rollback, errclass.None, nil)
+	rec.Record(1, time.Millisecond, Failed, errclass.Deadlock, nil)
 	rec.AddRetry(1)
 	r.Tick()
 	c := r.Cumulative()
 	if c.Counts[0].OK != 1 || c.Counts[0].Rollback != 1 || c.OKHist[0].TotalCount() != 2 {
 		t.Errorf("op a: %+v", c.Counts[0])
 	}
-	if c.Counts[1].Errs[target.ClassDeadlock] != 1 || c.Counts[1].Retries != 1 || c.ErrHist[1].TotalCount() != 1 || c.OKHist[1] != nil {
+	if c.Counts[1].Errs[errclass.Deadlock] != 1 || c.Counts[1].Retries != 1 || c.ErrHist[1].TotalCount() != 1 || c.OKHist[1] != nil {
 		t.Errorf("op b: %+v", c.Counts[1])
 	}
 	if c.Extra[0] != 3 {
@@ -82,7 +82,7 @@ func TestConcurrentRecordersMergeExactly(t *testing.T) {
 			defer wg.Done()
 			rec := r.Recorder(w)
 			for i := 0; i < each; i++ {
-				rec.Record(0, time.Duration(i)*time.Microsecond, OK, target.ClassNone, nil)
+				rec.Record(0, time.Duration(i)*time.Microsecond, OK, errclass.None, nil)
 			}
 		}(w)
 	}

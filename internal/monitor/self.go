@@ -25,6 +25,9 @@ type selfSnapshot struct {
 	processOK bool
 	machine   CPUTimes // /proc/stat, jiffies
 	machineOK bool
+	gcS       float64 // runtime's GC CPU seconds (runtime/metrics)
+	busyS     float64 // runtime's non-idle CPU seconds
+	gcOK      bool
 }
 
 // StartSelf takes the baseline: process user and system CPU time
@@ -47,6 +50,9 @@ func StartSelf() *Self {
 //   - MachineBusyPct: busy share of all cores' time, 100 = every core busy.
 //   - DriverSharePct: driver CPU time / machine busy CPU time, in percent.
 //   - Cores: cores counted in /proc/stat, else runtime.NumCPU().
+//   - GCSharePct: the garbage collector's share of the process's busy CPU
+//     in the window, from the runtime's own accounting (runtime/metrics
+//     /cpu/classes/gc/total over total minus idle).
 //
 // DriverBound and DriverBoundNote are left empty; see [Assess].
 func (s *Self) Stop(txns, stmts int64) results.Driver {
@@ -65,6 +71,7 @@ func takeSelfSnapshot() selfSnapshot {
 			snap.maxRSS = max(snap.maxRSS, hwm)
 		}
 	}
+	snap.gcS, snap.busyS, snap.gcOK = gcCPU()
 	snap.wall = time.Now()
 	return snap
 }
@@ -81,6 +88,9 @@ func selfFigures(a, b selfSnapshot, txns, stmts int64, numCPU int) results.Drive
 	if a.processOK && b.processOK {
 		d.CPUUserS = max(0, b.userS-a.userS)
 		d.CPUSysS = max(0, b.sysS-a.sysS)
+	}
+	if a.gcOK && b.gcOK {
+		d.GCSharePct = gcSharePct(a.gcS, a.busyS, b.gcS, b.busyS)
 	}
 	cpuUS := (d.CPUUserS + d.CPUSysS) * 1e6
 	if txns > 0 {

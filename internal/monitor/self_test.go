@@ -10,11 +10,13 @@ import (
 func TestSelfFigures(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	a := selfSnapshot{wall: t0, userS: 10, sysS: 2, processOK: true,
-		machine: CPUTimes{Busy: 1000, Idle: 1000, Cores: 4}, machineOK: true}
+		machine: CPUTimes{Busy: 1000, Idle: 1000, Cores: 4}, machineOK: true,
+		gcS: 1, busyS: 50, gcOK: true}
 	// 10 s on 4 cores at USER_HZ 100 = 4000 jiffies; half of them busy =
 	// 20 busy CPU seconds, of which the driver used 4 (3 user + 1 sys).
 	b := selfSnapshot{wall: t0.Add(10 * time.Second), userS: 13, sysS: 3, maxRSS: 64 << 20, processOK: true,
-		machine: CPUTimes{Busy: 3000, Idle: 3000, Cores: 4}, machineOK: true}
+		machine: CPUTimes{Busy: 3000, Idle: 3000, Cores: 4}, machineOK: true,
+		gcS: 1.2, busyS: 54, gcOK: true} // 0.2 of 4 busy runtime CPU seconds on GC
 	d := selfFigures(a, b, 2000, 8000, 99)
 	checks := []struct {
 		name      string
@@ -28,6 +30,7 @@ func TestSelfFigures(t *testing.T) {
 		{"MachineBusyPct", d.MachineBusyPct, 50},
 		{"DriverSharePct", d.DriverSharePct, 20},
 		{"Cores", float64(d.Cores), 4},
+		{"GCSharePct", d.GCSharePct, 5},
 	}
 	for _, c := range checks {
 		if math.Abs(c.got-c.want) > 1e-9 {
@@ -79,5 +82,28 @@ func TestStartSelfStopSmoke(t *testing.T) {
 	// Stop leaves the baseline alone; a later call covers a longer window.
 	if d2 := s.Stop(0, 0); d2.CPUUserS < d.CPUUserS || d2.CPUPerTxnUS != 0 || d2.CPUPerStmtUS != 0 {
 		t.Errorf("second Stop = %+v", d2)
+	}
+}
+
+// TestGCShareOfGarbage: a window that allocates garbage shows a GC share
+// above zero, one that only computes shows (almost) none.
+func TestGCShareOfGarbage(t *testing.T) {
+	if _, _, ok := gcCPU(); !ok {
+		t.Fatal("runtime/metrics lacks the CPU classes")
+	}
+	s := StartSelf()
+	var keep [][]byte
+	for i := range 200000 {
+		b := make([]byte, 1024)
+		keep = append(keep, b)
+		if len(keep) > 1000 {
+			keep = keep[:0]
+		}
+		sink += uint64(b[i%1024])
+	}
+	runtime.GC()
+	d := s.Stop(1, 0)
+	if d.GCSharePct <= 0 || d.GCSharePct > 100 {
+		t.Fatalf("GC share %.2f %% over a garbage-heavy window, want > 0", d.GCSharePct)
 	}
 }

@@ -164,6 +164,7 @@ type Driver struct {
 	MachineBusyPct  float64 `json:"machine_busy_pct"` // all cores, 100 = every core busy
 	DriverSharePct  float64 `json:"driver_share_pct"` // driver CPU / machine busy CPU
 	Cores           int     `json:"cores"`
+	GCSharePct      float64 `json:"gc_cpu_pct"` // garbage collector's share of the driver's CPU
 	DriverBound     bool    `json:"driver_bound"`
 	DriverBoundNote string  `json:"driver_bound_note,omitempty"`
 }

@@ -3,8 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +123,6 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	defer softMemoryLimit(cfg.Terminals)()
 	reg := metrics.NewRegistry(wl.Ops(), wl.Extras(), cfg.Terminals)
 	res := &Result{Registry: reg}
 
@@ -345,21 +342,6 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 		return nil, &StartError{Failed: failed, Total: len(conns), First: first}
 	}
 	return conns, nil
-}
-
-// softMemoryLimit bounds the process's memory during a run unless
-// GOMEMLIMIT is set: the default GOGC lets the heap reach twice the live
-// data, which with thousands of sessions (~50 KB live each, statements
-// prepared lazily) is most of the RSS. The limit leaves about twice a
-// session's live data per terminal (floor 192 MiB), so 2048 terminals stay
-// near 200 MB. The returned func restores the previous limit.
-func softMemoryLimit(terminals int) func() {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	limit := max(int64(192)<<20, int64(terminals)*100<<10)
-	prev := debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // newTerminals makes one terminal per session, ConnectParallel at a time

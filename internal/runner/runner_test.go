@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -208,4 +209,26 @@ func TestRunReconnectsAndCarriesOn(t *testing.T) {
 	if c.OK < 5*lost {
 		t.Fatalf("ok %d after %d lost connections: terminals did not carry on", c.OK, lost)
 	}
+}
+
+// TestLoopDoesNotAllocatePerOp: the worker loop and the recording of a
+// transaction allocate nothing per operation (what the ticker allocates once
+// a second is spread over all operations of the second).
+func TestLoopDoesNotAllocatePerOp(t *testing.T) {
+	wl := &fakeWL{} // zero service time: as many ops as the loop can run
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Run(context.Background(), Config{Terminals: 2, Duration: 500 * time.Millisecond}, wl, &fakeDialer{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := res.Cumulative.Counts[0].OK
+	if ops < 1000 {
+		t.Fatalf("only %d ops in 0.5 s with no service time", ops)
+	}
+	if per := float64(after.Mallocs-before.Mallocs) / float64(ops); per > 0.05 {
+		t.Fatalf("%.3f allocations per operation over %d operations, want ~0", per, ops)
+	}
+	t.Logf("%d operations, %d allocations", ops, after.Mallocs-before.Mallocs)
 }

@@ -34,6 +34,7 @@ func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
 			cfg.Password = t.Password
 		}
 		cfg.ConnectTimeout = opts.ConnectTimeout
+		cfg.DialFunc = rawDialFunc(cfg.DialFunc) // see pg_socket.go
 		// pgx's per-connection LRU caches (512 entries each, preallocated)
 		// cost ~50 KB per session and serve only one-off statements: the hot
 		// path uses named prepared statements. Small caches keep 2048
