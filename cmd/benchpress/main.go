@@ -34,6 +34,7 @@ func run() int {
 		<-ctx.Done()
 		stop() // a second Ctrl-C kills the process the usual way
 	}()
+	exe, _ := os.Executable()
 	app := &cli.App{
 		Out:     os.Stdout,
 		Err:     os.Stderr,
@@ -42,6 +43,8 @@ func run() int {
 		Version: buildVersion(),
 		// The default of --mysql-client (mywire or driver).
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
+
+		Executable: exe,
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

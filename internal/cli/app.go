@@ -23,6 +23,8 @@ type App struct {
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
 	watch *watchOpts
+	// Executable is this binary's path (--processes starts it as children).
+	Executable string
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 }

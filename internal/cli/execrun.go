@@ -25,6 +25,8 @@ type runSpec struct {
 	Live func(runner.Report) string
 	// Quiet suppresses live lines and phase messages (sweeps print their own).
 	Quiet bool
+	// Part, when set, runs this process as one partition (partflags.go).
+	Part *partRun
 }
 
 // executeRun runs spec and assembles the saved result. It returns the result
@@ -58,6 +60,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		startAcct()
 		watch.measure(ctx)
 	}
+	if spec.Part != nil {
+		cfg.Sync = spec.Part.sync(spec.Connector)
+	}
 	started := time.Now()
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
@@ -68,6 +73,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		return nil, err
 	}
 	run := assemble(app, spec, res, started)
+	if spec.Part != nil {
+		spec.Part.annotate(run, res, spec.Workload.Extras())
+	}
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
 	}
@@ -200,6 +208,9 @@ func fmtDur(d time.Duration) string {
 func writeJSON(app *App, path string, run *results.Run) error {
 	if path == "" {
 		return nil
+	}
+	if path == "-" {
+		return writeResultLine(app.Out, run)
 	}
 	if err := results.Write(path, run); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"benchpress/internal/partition"
 	"benchpress/internal/sweep"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
@@ -23,6 +24,7 @@ const (
 	ExitMismatch    = 7   // data set does not match (warehouse count, table-name scheme, tables exist)
 	ExitCheckFailed = 8   // a consistency or response-time check failed
 	ExitTooMany     = 9   // the server refused connections: too many connections
+	ExitBarrier     = 10  // a partition never arrived at the start barrier (--partition, --processes)
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
 )
 
@@ -44,7 +46,12 @@ func ExitCode(err error) int {
 	var ue *UsageError
 	var pe *sweep.PlanError
 	var ce *target.ConnectError
+	var coded interface{ ExitCode() int }
 	switch {
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	case errors.Is(err, partition.ErrBarrierTimeout):
+		return ExitBarrier
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.As(err, &pe):

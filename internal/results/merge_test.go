@@ -149,10 +149,16 @@ func TestMergeRefuses(t *testing.T) {
 		{"overlapping", func(p []*Run) []*Run { p[2].Partition.Index = 1; return p }, "both partition 1"},
 		{"other workload", func(p []*Run) []*Run { p[1].Workload = "ycsb/a"; return p }, "workload"},
 		{"other count", func(p []*Run) []*Run { p[1].Partition.Count = 4; return p }, "partition count"},
-		{"other scale", func(p []*Run) []*Run { p[2].Config = map[string]any{"terminals": float64(8), "warehouses": float64(8)}; return p }, "configuration (warehouses)"},
+		{"other scale", func(p []*Run) []*Run {
+			p[2].Config = map[string]any{"terminals": float64(8), "warehouses": float64(8)}
+			return p
+		}, "configuration (warehouses)"},
 		{"not a partition", func(p []*Run) []*Run { p[0].Partition = nil; return p }, "not a partition"},
 		{"interrupted", func(p []*Run) []*Run { p[1].Status = "interrupted"; return p }, "not ok"},
-		{"window off", func(p []*Run) []*Run { p[1].Partition.WindowFrom = p[1].Partition.WindowFrom.Add(2 * time.Second); return p }, "window start is 2.001s"},
+		{"window off", func(p []*Run) []*Run {
+			p[1].Partition.WindowFrom = p[1].Partition.WindowFrom.Add(2 * time.Second)
+			return p
+		}, "window start is 2.001s"},
 		{"other run", func(p []*Run) []*Run { p[2].Partition.RunID = "r2"; return p }, "run id"},
 	}
 	for _, c := range cases {
