@@ -74,7 +74,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	run := assemble(app, spec, res, started)
 	if spec.Part != nil {
-		spec.Part.annotate(run, res, spec.Workload.Extras())
+		spec.Part.annotate(run, res, &spec.Runner, spec.Workload.Extras())
 	}
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))

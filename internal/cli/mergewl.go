@@ -2,10 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/results"
+	"benchpress/internal/workload/sysbench"
 	"benchpress/internal/workload/tpcc"
+	"benchpress/internal/workload/ycsb"
 )
 
 // mergeSummarizer rebuilds, from a partition's saved configuration, the
@@ -13,7 +16,26 @@ import (
 // recomputes them from the merged counts. nil (no error) for workloads
 // whose figures merge generically.
 func mergeSummarizer(r *results.Run) (func(*results.Run, *metrics.Snapshot), []string, error) {
-	if r.Workload != "tpcc" {
+	family, _, _ := strings.Cut(r.Workload, "/")
+	switch family {
+	case "sysbench":
+		c := r.Config
+		per, _ := c["queries_per_event"].(float64)
+		w := sysbench.ForSummary(fmt.Sprint(c["test"]), fmt.Sprint(c["rand_type"]), int(per))
+		return w.Summarize, w.Extras(), nil
+	case "ycsb":
+		raw, _ := r.Config["properties"].(map[string]any)
+		p := ycsb.Props{}
+		for k, v := range raw {
+			p[k] = fmt.Sprint(v)
+		}
+		w, err := ycsb.New(p)
+		if err != nil {
+			return nil, nil, usagef("merge: ycsb properties in the result: %v", err)
+		}
+		return w.Summarize, w.Extras(), nil
+	case "tpcc":
+	default:
 		return nil, nil, nil
 	}
 	c := r.Config

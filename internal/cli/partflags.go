@@ -179,7 +179,7 @@ func (pr *partRun) sync(conn *target.Connector) runner.SyncFunc {
 
 // annotate marks run as this partition, with its window on the server's
 // clock and the workload's raw counters for an exact merge.
-func (pr *partRun) annotate(run *results.Run, res *runner.Result, extraNames []string) {
+func (pr *partRun) annotate(run *results.Run, res *runner.Result, cfg *runner.Config, extraNames []string) {
 	on := func(t time.Time) time.Time { return t.Add(pr.skew.Offset).UTC() }
 	p := &results.Partition{
 		Index: pr.spec.Index, Count: pr.spec.Count, RunID: pr.runID, Terminals: pr.terminals,
@@ -189,6 +189,10 @@ func (pr *partRun) annotate(run *results.Run, res *runner.Result, extraNames []s
 	}
 	if !pr.startAt.IsZero() {
 		p.Sync = "start_at"
+	}
+	if cfg.MaxOps > 0 {
+		// Ended by the operation count unless the full duration ran.
+		p.EndedByCount = cfg.Duration == 0 || res.MeasureTo.Sub(res.MeasureFrom) < cfg.Duration-100*time.Millisecond
 	}
 	if res.Cumulative != nil && len(extraNames) > 0 {
 		p.ExtraNames = extraNames

@@ -61,16 +61,14 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 		names[i] = o.Name
 	}
 	cum := metrics.NewSnapshot(len(names), len(extraNames))
-	var secs float64
 	for _, p := range sorted {
 		s, err := Snapshot(p, extraNames)
 		if err != nil {
 			return nil, fmt.Errorf("merge partition %d: %w", p.Partition.Index, err)
 		}
 		cum.Add(s)
-		secs += p.Summary.DurationS
 	}
-	secs /= float64(len(sorted))
+	secs := mergedSeconds(sorted)
 
 	out := &Run{
 		FormatVersion: FormatVersion, Tool: p0.Tool, Workload: p0.Workload,
@@ -187,6 +185,9 @@ func checkWindows(parts []*Run, slack time.Duration) (spread, tol time.Duration,
 			what string
 			a, b time.Time
 		}{{"start", ref.StartAt, pp.StartAt}, {"window start", ref.WindowFrom, pp.WindowFrom}, {"window end", ref.WindowTo, pp.WindowTo}} {
+			if c.what == "window end" && (ref.EndedByCount || pp.EndedByCount) {
+				continue
+			}
 			d := c.b.Sub(c.a).Abs()
 			spread = max(spread, d)
 			if d > t {
@@ -199,6 +200,30 @@ func checkWindows(parts []*Run, slack time.Duration) (spread, tol time.Duration,
 		return 0, 0, fmt.Errorf("%w: windows do not line up: %s", ErrNotMergeable, strings.Join(errs, "; "))
 	}
 	return spread, tol, nil
+}
+
+// mergedSeconds is the merged window's length: the mean of the partitions'
+// windows, which share their boundaries up to the clock uncertainty; when
+// an operation count ended any partition's window, the span from the first
+// start to the last end (the run took that long to do all the operations).
+func mergedSeconds(parts []*Run) float64 {
+	var sum float64
+	byCount := false
+	from, to := parts[0].Partition.WindowFrom, parts[0].Partition.WindowTo
+	for _, p := range parts {
+		sum += p.Summary.DurationS
+		byCount = byCount || p.Partition.EndedByCount
+		if p.Partition.WindowFrom.Before(from) {
+			from = p.Partition.WindowFrom
+		}
+		if p.Partition.WindowTo.After(to) {
+			to = p.Partition.WindowTo
+		}
+	}
+	if byCount && to.After(from) {
+		return to.Sub(from).Seconds()
+	}
+	return sum / float64(len(parts))
 }
 
 func opNames(r *Run) []string {

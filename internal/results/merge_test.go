@@ -174,3 +174,27 @@ func TestMergeRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeEndedByCount: partitions that stop when their share of the
+// operation count is done end at different instants; the merge accepts
+// that and measures the run from the first start to the last end.
+func TestMergeEndedByCount(t *testing.T) {
+	parts, _ := syntheticParts(t, 2)
+	for _, p := range parts {
+		p.Partition.EndedByCount = true
+	}
+	late := parts[1].Partition
+	late.WindowTo = late.WindowTo.Add(2 * time.Second)
+	got, err := Merge(parts, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := late.WindowTo.Sub(parts[0].Partition.WindowFrom).Seconds()
+	if got.Summary.DurationS != want {
+		t.Errorf("duration %v, want the span %v", got.Summary.DurationS, want)
+	}
+	parts[0].Partition.EndedByCount, parts[1].Partition.EndedByCount = false, false
+	if _, err := Merge(parts, MergeOptions{}); err == nil || !strings.Contains(err.Error(), "window end") {
+		t.Errorf("windows ending 2 s apart without an operation count merged: %v", err)
+	}
+}

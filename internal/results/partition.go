@@ -28,6 +28,10 @@ type Partition struct {
 	// WindowFrom/WindowTo bound the measurement window actually run.
 	WindowFrom time.Time `json:"window_from"`
 	WindowTo   time.Time `json:"window_to"`
+	// EndedByCount: the window ended when the partition's share of the
+	// operation count was done (YCSB operationcount), not at a common
+	// instant, so window ends differ legitimately.
+	EndedByCount bool `json:"ended_by_count,omitempty"`
 	// ExtraNames/Extras are the workload's raw counters over the window
 	// (queries by class, audit numerators), so a merge recomputes the
 	// workload figures exactly instead of averaging percentages.
