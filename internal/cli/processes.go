@@ -21,7 +21,7 @@ import (
 )
 
 // childFlags are not replayed to child processes: the parent sets them.
-var childFlags = map[string]bool{"processes": true, "cpuset": true, "json": true, "partition": true, "run-id": true, "start-at": true}
+var childFlags = map[string]bool{"processes": true, "cpuset": true, "json": true, "partition": true, "run-id": true, "start-at": true, "check": true}
 
 // runLocal runs the command (path, positional args) as p.processes
 // partitions in local child processes of this binary, each optionally
@@ -47,7 +47,12 @@ func runLocal(ctx context.Context, app *App, p *partFlags, path, args []string, 
 	if err != nil {
 		return nil, fmt.Errorf("--processes: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}()
 	runID := newRunID()
 	base := append(append([]string(nil), path...), args...)
 	p.fs.Visit(func(f *pflag.Flag) {
@@ -115,6 +120,10 @@ func runLocal(ctx context.Context, app *App, p *partFlags, path, args []string, 
 		}
 	}
 	if ctx.Err() != nil {
+		// Ctrl-C: the children wrote what they measured; nothing is merged
+		// (an interrupted partition is not mergeable), the files are kept.
+		keep = true
+		fmt.Fprintf(app.Err, "interrupted: the partitions' results so far are in %s (not merged)\n", dir)
 		return nil, ErrInterrupted
 	}
 	if first >= 0 {
