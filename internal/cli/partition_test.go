@@ -116,6 +116,63 @@ func TestPartitionedTPCC(t *testing.T) {
 				})
 			}
 
+			t.Run("partitions on two machines and merge", func(t *testing.T) {
+				// Two in-process partitions as two machines would run them:
+				// result lines on stdout (--json -), merged from the "logs".
+				runID := fmt.Sprintf("machines-%d", time.Now().UnixNano())
+				outs := make([]string, 2)
+				codes := make([]int, 2)
+				errs := make([]string, 2)
+				before := ordersOf(t, tg)
+				done := make(chan int)
+				for i := 0; i < 2; i++ {
+					go func() {
+						outs[i], errs[i], codes[i] = runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "4", "--warmup", "0s",
+							"--duration", "2s", "--report-interval", "0", "--partition", fmt.Sprintf("%d/2", i), "--run-id", runID, "--json", "-")
+						done <- i
+					}()
+				}
+				<-done
+				<-done
+				for i := range codes {
+					if codes[i] != 0 {
+						t.Fatalf("partition %d: exit %d: %s", i, codes[i], errs[i])
+					}
+				}
+				gained := ordersOf(t, tg) - before
+				logs := filepath.Join(t.TempDir(), "pods.log")
+				if err := os.WriteFile(logs, []byte(outs[0]+outs[1]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				merged := filepath.Join(t.TempDir(), "merged.json")
+				if _, stderr, code := runCLI(t, nil, "merge", merged, logs); code != 0 {
+					t.Fatalf("merge: exit %d: %s", code, stderr)
+				}
+				r, err := results.Read(merged)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Summary.NewOrderCommitted != gained || r.Merged == nil || r.Merged.RunID != runID {
+					t.Errorf("merged New-Order committed %d, database gained %d; merged %+v", r.Summary.NewOrderCommitted, gained, r.Merged)
+				}
+				// One partition alone, or the same one twice, is refused and
+				// nothing is written.
+				p0 := filepath.Join(t.TempDir(), "p0.log")
+				if err := os.WriteFile(p0, []byte(outs[0]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				bad := filepath.Join(t.TempDir(), "bad.json")
+				for _, args := range [][]string{{p0}, {p0, p0}} {
+					_, stderr, code := runCLI(t, nil, append([]string{"merge", bad}, args...)...)
+					if code != ExitUsage || !strings.Contains(stderr, "do not belong together") {
+						t.Errorf("merge %v: exit %d: %s", args, code, stderr)
+					}
+					if _, err := os.Stat(bad); !os.IsNotExist(err) {
+						t.Errorf("a refused merge wrote %s", bad)
+					}
+				}
+			})
+
 			t.Run("partition never arrives", func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "p0.json")
 				const timeout = 1500 * time.Millisecond
