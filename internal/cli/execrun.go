@@ -105,42 +105,12 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		StartedAt:     started.UTC(),
 		EndedAt:       time.Now().UTC(),
 		WarmupS:       spec.Runner.Warmup.Seconds(),
-		Ops:           results.OpsFrom(cum, ops, secs),
-		ErrorsByClass: map[string]int64{},
 		Endpoints:     spec.Connector.EndpointCounts(),
 		Clients:       spec.Connector.ClientCounts(),
 		Reconnects:    res.Reconnects,
 		ConnectS:      round3(res.ConnectTime.Seconds()),
-		Histograms:    results.EncodeHistograms(cum, ops),
 	}
-	var okN, errN, retries int64
-	for i := range ops {
-		c := cum.Counts[i]
-		okN += c.OK + c.Rollback
-		errN += c.Errors()
-		retries += c.Retries
-		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
-			if c.Errs[cl] > 0 {
-				run.ErrorsByClass[cl.String()] += c.Errs[cl]
-			}
-		}
-	}
-	s := &run.Summary
-	s.DurationS = secs
-	s.Transactions = okN
-	s.Errors = errN
-	s.Retries = retries
-	if secs > 0 {
-		s.TPS = float64(okN) / secs
-		s.TpmTotal = s.TPS * 60
-	}
-	if okN+errN > 0 {
-		s.SuccessRate = 100 * float64(okN) / float64(okN+errN)
-	}
-	if all := results.MergedOK(cum); all != nil {
-		l := results.LatencyOf(all)
-		s.AvgMS, s.P95MS, s.P99MS = l.Avg, l.P95, l.P99
-	}
+	results.Fill(run, cum, ops, secs)
 	run.Series = seriesOf(res, ops)
 	if sm, ok := spec.Workload.(workload.Summarizer); ok {
 		sm.Summarize(run, cum)

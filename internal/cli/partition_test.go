@@ -173,6 +173,34 @@ func TestPartitionedTPCC(t *testing.T) {
 				}
 			})
 
+			t.Run("sweep step partitioned", func(t *testing.T) {
+				dir := t.TempDir()
+				plan := filepath.Join(dir, "plan.yaml")
+				body := "name: split\ndescription: one step as 2 local partitions\ntargets:\n  db: " + url +
+					"\ndefaults:\n  workload: tpcc\n  warmup: 0s\n  duration: 2s\nladder: [4]\ncases:\n  - id: two\n    description: two partitions\n    target: db\n    processes: 2\n"
+				if err := os.WriteFile(plan, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out := filepath.Join(dir, "out")
+				if _, stderr, code := runCLIExe(t, "sweep", plan, "--out", out); code != 0 {
+					t.Fatalf("sweep: exit %d: %s", code, stderr)
+				}
+				r, err := results.Read(filepath.Join(out, "two", "4.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Status != "ok" || r.Merged == nil || len(r.Merged.Partitions) != 2 || r.Summary.TpmC <= 0 {
+					t.Fatalf("step: status %s, merged %+v, tpmC %v", r.Status, r.Merged, r.Summary.TpmC)
+				}
+				if _, stderr, code := runCLI(t, nil, "report", out); code != 0 {
+					t.Fatalf("report: exit %d: %s", code, stderr)
+				}
+				md, err := os.ReadFile(filepath.Join(out, "report.md"))
+				if err != nil || !strings.Contains(string(md), "2 partitions merged") {
+					t.Errorf("report does not note the merged step (%v)", err)
+				}
+			})
+
 			t.Run("partition never arrives", func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "p0.json")
 				const timeout = 1500 * time.Millisecond
