@@ -24,7 +24,7 @@ type MergeOptions struct {
 	// response-time checks) from the merged snapshot, as a run does.
 	Summarize func(r *Run, cum *metrics.Snapshot)
 	// Slack is the timer slack allowed on top of the clock uncertainty
-	// when windows are compared (default 250 ms).
+	// when windows are compared (default 500 ms).
 	Slack time.Duration
 }
 
@@ -173,7 +173,7 @@ func checkMergeable(parts []*Run) error {
 // difference and the largest tolerance.
 func checkWindows(parts []*Run, slack time.Duration) (spread, tol time.Duration, err error) {
 	if slack <= 0 {
-		slack = 250 * time.Millisecond
+		slack = 500 * time.Millisecond
 	}
 	ref := parts[0].Partition
 	var errs []string
