@@ -61,7 +61,9 @@ result: report, compare and sweeps read it as any other.`,
 // refusals are usage errors (exit 2).
 func mergeRuns(parts []*results.Run) (*results.Run, error) {
 	opts := results.MergeOptions{}
-	if len(parts) > 0 {
+	// A result that is not a partition that ended ok is refused by Merge;
+	// its configuration may be incomplete, so nothing is rebuilt from it.
+	if len(parts) > 0 && parts[0].Partition != nil && parts[0].Status == "ok" {
 		if sum, names, err := mergeSummarizer(parts[0]); err != nil {
 			return nil, err
 		} else if sum != nil {
