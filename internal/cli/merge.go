@@ -83,8 +83,8 @@ func printPartitions(w io.Writer, r *results.Run) {
 	if m == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nmerged from %d partitions (run %s); windows within %.1f ms (allowed %.1f ms); interval p95/p99 are the partitions' largest\n",
-		len(m.Partitions), m.RunID, m.WindowSpreadMS, m.ToleranceMS)
+	fmt.Fprintf(w, "\nmerged from %d partitions (run %s); windows within %.1f ms (allowed %.1f ms)\n", len(m.Partitions), m.RunID, m.WindowSpreadMS, m.ToleranceMS)
+	fmt.Fprintln(w, "(driver CPU and peak RSS are summed over the partitions, machine busy is the busiest one's; interval p95/p99 are the partitions' largest)")
 	for _, p := range m.Partitions {
 		var b strings.Builder
 		fmt.Fprintf(&b, "  partition %d: %d terminals", p.Index, p.Terminals)
