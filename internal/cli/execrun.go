@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"benchpress/internal/console"
-	"benchpress/internal/errclass"
+	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
 	"benchpress/internal/target"
@@ -25,8 +25,8 @@ type runSpec struct {
 	Live func(runner.Report) string
 	// Quiet suppresses live lines and phase messages (sweeps print their own).
 	Quiet bool
-	// Part, when set, runs this process as one partition (partflags.go).
-	Part *partRun
+	// Part, when set, runs this process as one partition of a run.
+	Part *partition.Plan
 }
 
 // executeRun runs spec and assembles the saved result. It returns the result
@@ -61,7 +61,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		watch.measure(ctx)
 	}
 	if spec.Part != nil {
-		cfg.Sync = spec.Part.sync(spec.Connector)
+		cfg.Sync = spec.Part.Sync(spec.Connector)
 	}
 	started := time.Now()
 	if !spec.Quiet {
@@ -74,7 +74,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	run := assemble(app, spec, res, started)
 	if spec.Part != nil {
-		spec.Part.annotate(run, res, &spec.Runner, spec.Workload.Extras())
+		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
 	}
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
@@ -198,6 +198,7 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	}
 	print(app.Out, run)
 	printWatch(app.Out, run)
+	console.Partitions(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 		err = jerr
 	}

@@ -10,8 +10,6 @@ import (
 	"benchpress/internal/k8s"
 )
 
-func init() { extraCommands = append(extraCommands, newK8sCmd) }
-
 func newK8sCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "k8s",

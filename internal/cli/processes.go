@@ -11,32 +11,40 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"benchpress/internal/partition"
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
+	"benchpress/internal/sweep"
 )
 
 // childFlags are not replayed to child processes: the parent sets them.
 var childFlags = map[string]bool{"processes": true, "cpuset": true, "json": true, "partition": true, "run-id": true, "start-at": true, "check": true}
 
-// runLocal runs the command (path, positional args) as p.processes
-// partitions in local child processes of this binary, each optionally
-// pinned to its CPU list, meeting at the barrier table; then merges their
-// results. If a child fails, the others are interrupted and nothing is
-// merged; the error names the child and keeps its exit code.
-func runLocal(ctx context.Context, app *App, p *partFlags, path, args []string, quiet bool) (*results.Run, error) {
-	n := p.processes
+// runLocal runs p.Processes partitions of the run in local child processes
+// of this binary (children gives the command line without partition
+// flags), each optionally pinned to its CPU list, meeting at the barrier
+// table; then merges their results. If a child fails, the others are
+// interrupted and nothing is merged; the error names the child and keeps
+// its exit code.
+func runLocal(ctx context.Context, app *App, p *partition.Flags, children func() []string, quiet bool) (*results.Run, error) {
+	n := p.Processes
 	if n < 2 {
 		return nil, usagef("--processes must be >= 2 (got %d)", n)
 	}
-	if p.partition != "" || p.runID != "" || p.startAt != "" {
+	if p.Partition != "" || p.RunID != "" || p.StartAt != "" {
 		return nil, usagef("--processes starts the partitions itself: drop --partition, --run-id and --start-at")
 	}
-	sets, err := parseCPUSets(p.cpuset, n)
+	if children == nil {
+		return nil, usagef("--processes is not available here")
+	}
+	sets, err := parseCPUSets(p.CPUSet, n)
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
@@ -54,19 +62,7 @@ func runLocal(ctx context.Context, app *App, p *partFlags, path, args []string, 
 		}
 	}()
 	runID := newRunID()
-	base := append(append([]string(nil), path...), args...)
-	p.fs.Visit(func(f *pflag.Flag) {
-		if childFlags[f.Name] {
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				base = append(base, "--"+f.Name+"="+v)
-			}
-			return
-		}
-		base = append(base, "--"+f.Name+"="+f.Value.String())
-	})
+	base := children()
 	if !quiet {
 		fmt.Fprintf(app.Err, "starting %d partitions as local processes (run %s)\n", n, runID)
 	}
@@ -202,4 +198,64 @@ func (l *lastLineWriter) last() string {
 		return s
 	}
 	return l.lastL
+}
+
+// flagArgs is the child command line of `benchpress FAMILY run ARGS` with
+// the flags given on fs (those the parent sets for each child left out).
+func flagArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
+	return func() []string {
+		out := append([]string{family, "run"}, args...)
+		fs.Visit(func(f *pflag.Flag) {
+			if childFlags[f.Name] {
+				return
+			}
+			if sv, ok := f.Value.(pflag.SliceValue); ok {
+				for _, v := range sv.GetSlice() {
+					out = append(out, "--"+f.Name+"="+v)
+				}
+				return
+			}
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		})
+		return out
+	}
+}
+
+// stepArgs is the child command line of a sweep step: the plan's options
+// as flags (a list-valued option once per element, as plans set them) and
+// the step's target, concurrency, warm-up and duration.
+func stepArgs(st sweep.Step) []string {
+	family, variant, _ := strings.Cut(st.Workload, "/")
+	out := []string{family, "run"}
+	if variant != "" {
+		out = append(out, variant)
+	}
+	fs := pflag.NewFlagSet(family, pflag.ContinueOnError)
+	if m, _, err := registry.Lookup(st.Workload); err == nil {
+		m.Run.New().Flags(fs)
+	}
+	keys := make([]string, 0, len(st.Options))
+	for k := range st.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := strings.ReplaceAll(k, "_", "-")
+		if childFlags[name] {
+			continue
+		}
+		vals := []string{st.Options[k]}
+		if f := fs.Lookup(name); f != nil && (strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice")) {
+			vals = strings.Split(st.Options[k], ",")
+		}
+		for _, v := range vals {
+			out = append(out, "--"+name+"="+v)
+		}
+	}
+	conc := "--terminals="
+	if fs.Lookup("terminals") == nil {
+		conc = "--threads="
+	}
+	return append(out, "--target="+st.Target, conc+fmt.Sprint(st.Concurrency),
+		"--warmup="+st.Warmup.String(), "--duration="+st.Duration.String(), "--report-interval=0")
 }

@@ -95,7 +95,6 @@ func Summary(w io.Writer, r *results.Run) {
 			fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
 		}
 	}
-	printPartitions(w, r)
 }
 
 // Checks writes check results, one line each.
