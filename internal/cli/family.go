@@ -84,7 +84,7 @@ func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant
 // family's After hook. The result comes back also when interrupted. With
 // --partition it runs this process's partition; with --processes it runs
 // every partition as a child process (command line from children) and
-// merges them (runPartitioned).
+// merges them (runLocal).
 func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool, children func() []string) (*results.Run, *registry.Spec, error) {
 	part, err := opts.Partition().Resolve()
 	if err != nil {
