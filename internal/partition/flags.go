@@ -27,7 +27,7 @@ type Flags struct {
 // Register declares the flags on fs.
 func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Partition, "partition", "", "run partition I/N of a run split over N driver processes (TPC-C: disjoint warehouse ranges; others: disjoint thread ranges); merge the results with benchpress merge")
-	fs.StringVar(&f.RunID, "run-id", "", "with --partition: the run's id, the same for every partition and new for every run (the barrier table's key; also seeds the run when --seed is 0)")
+	fs.StringVar(&f.RunID, "run-id", "", "with --partition: the run's id, the same for every partition and new for every run (the barrier table's key; TPC-C derives its seed from it when --seed is 0)")
 	fs.StringVar(&f.StartAt, "start-at", "", "with --partition: start warm-up at this instant on the database server's clock (RFC 3339) instead of meeting at the barrier table")
 	fs.DurationVar(&f.BarrierTimeout, "barrier-timeout", 2*time.Minute, "with --partition: how long to wait for the other partitions at the barrier (exit code 10 when one never arrives)")
 	fs.IntVar(&f.Processes, "processes", 0, "run as N partitions in N local child processes of this binary, then merge them (one big load machine)")
