@@ -105,6 +105,13 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 	out.Driver = mergeDriver(sorted, out.Summary.Transactions)
 	out.Checks = mergeChecks(out.Checks, sorted)
 	out.Extra = mergeExtra(out.Extra, sorted)
+	for _, p := range sorted {
+		for _, n := range p.Notes {
+			out.Notes = append(out.Notes, fmt.Sprintf("partition %d: %s", p.Partition.Index, n))
+		}
+	}
+	// Watch (host figures per run) is not merged: each partition watched
+	// from its own load machine; the partitions' files keep it.
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -76,6 +77,7 @@ func syntheticParts(t *testing.T, n int) ([]*Run, *Run) {
 			{T: 2.002, Phase: "measure", TPS: 20, Ops: map[string]IntervalOp{"new_order": {Count: 20, AvgMS: float64(1 + i), P95MS: 3, P99MS: 4}}},
 		}
 		r.Driver = &Driver{CPUUserS: 1, CPUSysS: 0.5, PeakRSSMB: 30, MachineBusyPct: 40 + float64(i), Cores: 2}
+		r.Notes = []string{"note"}
 		parts[i] = r
 	}
 	var mean float64
@@ -114,6 +116,9 @@ func TestMergeIsExact(t *testing.T) {
 				g.ErrClasses["deadlock"] != w.ErrClasses["deadlock"] {
 				t.Errorf("n=%d op %s:\n got %+v\nwant %+v", n, w.Name, g, w)
 			}
+		}
+		if len(got.Notes) != n || got.Notes[n-1] != fmt.Sprintf("partition %d: note", n-1) {
+			t.Errorf("n=%d: notes %q", n, got.Notes)
 		}
 		if got.Merged == nil || len(got.Merged.Partitions) != n || got.Partition != nil {
 			t.Fatalf("n=%d: merged record %+v", n, got.Merged)
