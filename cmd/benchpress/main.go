@@ -34,6 +34,7 @@ func run() int {
 		<-ctx.Done()
 		stop() // a second Ctrl-C kills the process the usual way
 	}()
+	exe, _ := os.Executable()
 	app := &cli.App{
 		Out:     os.Stdout,
 		Err:     os.Stderr,
@@ -44,6 +45,7 @@ func run() int {
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
 		// Each run sets the soft memory limit for its terminals.
 		TuneProcess: tuneProcess(os.Getenv),
+		Executable: exe,
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

@@ -28,6 +28,8 @@ type App struct {
 	// the function restoring them; they stay at the process edge,
 	// cmd/benchpress.
 	TuneProcess func(terminals int) (restore func())
+	// Executable is this binary's path (--processes starts it as children).
+	Executable string
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
 	// root command's context carries it.
 

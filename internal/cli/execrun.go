@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"benchpress/internal/console"
-	"benchpress/internal/errclass"
+	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
 	"benchpress/internal/target"
@@ -25,6 +25,8 @@ type runSpec struct {
 	Live func(runner.Report) string
 	// Quiet suppresses live lines and phase messages (sweeps print their own).
 	Quiet bool
+	// Part, when set, runs this process as one partition of a run.
+	Part *partition.Plan
 }
 
 // executeRun runs spec and assembles the saved result. It returns the result
@@ -59,6 +61,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		startAcct()
 		watch.measure(ctx)
 	}
+	if spec.Part != nil {
+		cfg.Sync = spec.Part.Sync(spec.Connector)
+	}
 	started := time.Now()
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
@@ -76,6 +81,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		return nil, withHint(err)
 	}
 	run := assemble(app, spec, res, started)
+	if spec.Part != nil {
+		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
+	}
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
 	}
@@ -109,42 +117,12 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		StartedAt:     started.UTC(),
 		EndedAt:       time.Now().UTC(),
 		WarmupS:       spec.Runner.Warmup.Seconds(),
-		Ops:           results.OpsFrom(cum, ops, secs),
-		ErrorsByClass: map[string]int64{},
 		Endpoints:     spec.Connector.EndpointCounts(),
 		Clients:       spec.Connector.ClientCounts(),
 		Reconnects:    res.Reconnects,
 		ConnectS:      round3(res.ConnectTime.Seconds()),
-		Histograms:    results.EncodeHistograms(cum, ops),
 	}
-	var okN, errN, retries int64
-	for i := range ops {
-		c := cum.Counts[i]
-		okN += c.OK + c.Rollback
-		errN += c.Errors()
-		retries += c.Retries
-		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
-			if c.Errs[cl] > 0 {
-				run.ErrorsByClass[cl.String()] += c.Errs[cl]
-			}
-		}
-	}
-	s := &run.Summary
-	s.DurationS = secs
-	s.Transactions = okN
-	s.Errors = errN
-	s.Retries = retries
-	if secs > 0 {
-		s.TPS = float64(okN) / secs
-		s.TpmTotal = s.TPS * 60
-	}
-	if okN+errN > 0 {
-		s.SuccessRate = 100 * float64(okN) / float64(okN+errN)
-	}
-	if all := results.MergedOK(cum); all != nil {
-		l := results.LatencyOf(all)
-		s.AvgMS, s.P95MS, s.P99MS = l.Avg, l.P95, l.P99
-	}
+	results.Fill(run, cum, ops, secs)
 	run.Series = seriesOf(res, ops)
 	if sm, ok := spec.Workload.(workload.Summarizer); ok {
 		sm.Summarize(run, cum)
@@ -216,6 +194,9 @@ func writeJSON(app *App, path string, run *results.Run) error {
 	if path == "" {
 		return nil
 	}
+	if path == "-" {
+		return writeResultLine(app.Out, run)
+	}
 	if err := results.Write(path, run); err != nil {
 		return err
 	}
@@ -234,6 +215,7 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	results.Rejudge(run)
 	print(app.Out, run)
 	printWatch(app.Out, run)
+	console.Partitions(app.Out, run)
 	console.Verdict(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 		err = jerr

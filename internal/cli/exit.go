@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"benchpress/internal/partition"
 	"benchpress/internal/sweep"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
@@ -25,6 +26,7 @@ const (
 	ExitTooMany     = 9   // a server limit is too low for the run: connections, prepared statements
 	ExitRunFailed   = 10  // verdict "failed": success below --min-success, nothing succeeded, stopped by a permission or server-limit error
 	ExitDegraded    = 11  // verdict "degraded": outage, failed reconnects, rate not achieved, interrupted step in a sweep
+	ExitBarrier     = 12  // a partition never arrived at the start barrier (--partition, --processes)
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
 )
 
@@ -47,7 +49,12 @@ func ExitCode(err error) int {
 	var pe *sweep.PlanError
 	var ce *target.ConnectError
 	var ve *VerdictError
+	var coded interface{ ExitCode() int }
 	switch {
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	case errors.Is(err, partition.ErrBarrierTimeout):
+		return ExitBarrier
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged):

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"benchpress/internal/partition"
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
 	_ "benchpress/internal/workload/all" // every workload family registers itself
@@ -61,7 +62,7 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 			}
 			variant = v
 		}
-		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false)
+		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, flagArgs(m.Name, args, cmd.Flags()))
 		if spec == nil {
 			return err
 		}
@@ -71,16 +72,24 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 }
 
 // runOptions validates opts (parsed into fs) for variant and runs them.
-func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant string, fs *pflag.FlagSet, quiet bool) (*results.Run, *registry.Spec, error) {
+// children is the child command line for --processes (nil: none).
+func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant string, fs *pflag.FlagSet, quiet bool, children func() []string) (*results.Run, *registry.Spec, error) {
 	if err := joinUsage(opts.Resolve(variant, fs)); err != nil {
 		return nil, nil, err
 	}
-	return runResolved(ctx, app, opts, quiet)
+	return runResolved(ctx, app, opts, quiet, children)
 }
 
 // runResolved connects, builds the family's run, executes it and runs the
-// family's After hook. The result comes back also when interrupted.
-func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool) (*results.Run, *registry.Spec, error) {
+// family's After hook. The result comes back also when interrupted. With
+// --partition it runs this process's partition; with --processes it runs
+// every partition as a child process (command line from children) and
+// merges them (runLocal).
+func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool, children func() []string) (*results.Run, *registry.Spec, error) {
+	part, err := opts.Partition().Resolve()
+	if err != nil {
+		return nil, nil, err
+	}
 	conn, err := opts.Target().Connect(app.env().Target)
 	if err != nil {
 		return nil, nil, err
@@ -90,8 +99,24 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 	if err != nil {
 		return nil, nil, err
 	}
-	run, err := executeRun(ctx, app, &runSpec{Name: spec.Name, Workload: spec.Workload, Connector: conn,
-		Runner: spec.Runner, Config: spec.Config, Live: spec.Live, Quiet: quiet})
+	if opts.Partition().Processes > 0 {
+		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
+		if run != nil && err == nil && spec.After != nil {
+			err = spec.After(ctx, conn, run)
+		}
+		return run, spec, err
+	}
+	rs := &runSpec{Name: spec.Name, Workload: spec.Workload, Connector: conn,
+		Runner: spec.Runner, Config: spec.Config, Live: spec.Live, Quiet: quiet, Part: part}
+	if part != nil {
+		if spec.After != nil {
+			return nil, nil, &UsageError{Err: partition.ErrAfterRun}
+		}
+		if rs.Workload, err = part.Apply(rs.Workload, &rs.Runner); err != nil {
+			return nil, nil, err
+		}
+	}
+	run, err := executeRun(ctx, app, rs)
 	if run != nil && err == nil && spec.After != nil {
 		err = spec.After(ctx, conn, run)
 	}

@@ -35,6 +35,8 @@ Start with:
 		newReportCmd(app),
 		newCompareCmd(app),
 		newVersionCmd(app),
+		newMergeCmd(app),
+		newK8sCmd(app),
 	)
 	groupCommand(root)
 	addProfileFlag(root)

@@ -33,6 +33,7 @@ func (s stepRunner) RunStep(ctx context.Context, st sweep.Step) (*results.Run, e
 	}
 	opts.SetStep(st.Concurrency, st.Warmup, st.Duration)
 	opts.Target().URL = st.Target
-	run, _, err := runResolved(ctx, s.app, opts, true)
+	opts.Partition().ForStep(st.CaseID, st.Concurrency)
+	run, _, err := runResolved(ctx, s.app, opts, true, func() []string { return stepArgs(st) })
 	return run, err
 }

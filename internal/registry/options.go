@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
 	"benchpress/internal/target"
@@ -26,6 +27,9 @@ type RunOptions interface {
 	Resolve(variant string, fs *pflag.FlagSet) []error
 	// Target is the connection part of the options.
 	Target() *target.Flags
+	// Partition is the scale-out part (--partition, --processes ...),
+	// declared by Flags like every option.
+	Partition() *partition.Flags
 	// SetStep applies a sweep step to resolved options: the concurrency, the
 	// warm-up and measurement durations; live lines are turned off.
 	SetStep(concurrency int, warmup, duration time.Duration)
@@ -63,7 +67,12 @@ type RunBase struct {
 	TF     target.Flags
 	JSON   string
 	Runner runner.Config
+	// Part is the scale-out options (--partition, --processes ...).
+	Part partition.Flags
 }
+
+// Partition implements RunOptions.
+func (b *RunBase) Partition() *partition.Flags { return &b.Part }
 
 // Target implements RunOptions.
 func (b *RunBase) Target() *target.Flags { return &b.TF }
@@ -82,5 +91,6 @@ func (b *RunBase) SetStep(concurrency int, warmup, duration time.Duration) {
 // of every sweep case) belongs here, with its field in RunBase.
 func (b *RunBase) RegisterCommon(fs *pflag.FlagSet, defaultURL string) {
 	b.TF.Register(fs, defaultURL)
-	fs.StringVar(&b.JSON, "json", "", "write the full result (summary, series, histograms) to this JSON file")
+	fs.StringVar(&b.JSON, "json", "", "write the full result (summary, series, histograms) to this JSON file (- prints it as one line on stdout, for kubectl logs and benchpress merge)")
+	b.Part.Register(fs)
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"benchpress/internal/results"
 	"benchpress/internal/target"
+	"benchpress/internal/workload"
 )
 
 // DefaultTarget is the embedded database every command uses when --target
@@ -91,6 +93,11 @@ type Meta struct {
 	Cleanup Command
 	// Variants is nil when the family has none (plans say just Name).
 	Variants *Variants
+	// Summarizer rebuilds, from a saved result's configuration, the
+	// workload's own figures (workload.Summarizer) and its counter names,
+	// so that `benchpress merge` recomputes them from merged counts. Nil:
+	// the family's figures merge generically.
+	Summarizer func(r *results.Run) (workload.Summarizer, []string, error)
 }
 
 // Commands returns the subcommands other than run: prepare, check (if

@@ -30,6 +30,9 @@ func stepNotes(c *Case, s *Step) string {
 	if b := stepBottleneck(s); b != "" {
 		n = append(n, b)
 	}
+	if m := s.Run.Merged; m != nil {
+		n = append(n, fmt.Sprintf("%d partitions merged", len(m.Partitions)))
+	}
 	if s == c.Peak() {
 		n = append(n, "peak")
 	}

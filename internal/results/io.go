@@ -33,12 +33,21 @@ func Read(path string) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
-	var r Run
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := Parse(b)
+	if err != nil {
 		return nil, fmt.Errorf("read result %s: %w", path, err)
 	}
+	return r, nil
+}
+
+// Parse decodes one result document and checks its format version.
+func Parse(b []byte) (*Run, error) {
+	var r Run
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
 	if r.FormatVersion < 1 || r.FormatVersion > FormatVersion {
-		return nil, fmt.Errorf("read result %s: unsupported format_version %d (this benchpress reads 1..%d)", path, r.FormatVersion, FormatVersion)
+		return nil, fmt.Errorf("unsupported format_version %d (this benchpress reads 1..%d)", r.FormatVersion, FormatVersion)
 	}
 	return &r, nil
 }

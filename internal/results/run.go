@@ -73,6 +73,10 @@ type Run struct {
 	// Extra carries workload-specific figures (TPC-C audit, sysbench query
 	// classes, YCSB per-op return codes...).
 	Extra map[string]any `json:"extra,omitempty"`
+	// Partition is set on one partition of a partitioned run; Merged on the
+	// result `benchpress merge` built from all of them (partition.go).
+	Partition *Partition `json:"partition,omitempty"`
+	Merged    *Merged    `json:"merged,omitempty"`
 }
 
 // Tool identifies the producing binary.

@@ -46,6 +46,9 @@ type Config struct {
 	// during the call. measured tells whether the window was open.
 	// It feeds live exporters such as --metrics-addr.
 	OnTick func(s *metrics.Snapshot, measured bool)
+	// Sync, when set, agrees the start instant with other partitions once
+	// every terminal is ready (see SyncFunc); nil starts at once.
+	Sync SyncFunc
 }
 
 // Validate returns every problem with the configuration at once.

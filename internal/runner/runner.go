@@ -138,6 +138,10 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	synced, err := awaitStart(ctx, &cfg, terms, conns)
+	if err != nil {
+		return nil, err
+	}
 
 	// softCtx ends the loops (no new transactions, sleeps wake up); hardCtx
 	// aborts transactions still in flight after the drain grace period.
@@ -148,7 +152,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	var reconnects, reconnectFails atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
-	res.ConnectTime = res.Started.Sub(connectStart)
+	res.ConnectTime = res.Started.Sub(connectStart) - synced
 	if cfg.Rate > 0 {
 		pacer = newRatePacer(res.Started, cfg.Rate, cfg.Poisson, cfg.Seed)
 	}

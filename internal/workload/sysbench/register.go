@@ -8,9 +8,10 @@ import (
 
 func init() {
 	registry.Register(&registry.Meta{
-		Run:   runCommand,
-		Name:  "sysbench",
-		Short: "sysbench OLTP tests (oltp_read_write, oltp_point_select, ...): prepare, run, cleanup",
+		Summarizer: summarizerOf,
+		Run:        runCommand,
+		Name:       "sysbench",
+		Short:      "sysbench OLTP tests (oltp_read_write, oltp_point_select, ...): prepare, run, cleanup",
 		Long: `The sysbench 1.0 OLTP Lua tests (oltp_common.lua and friends) with sysbench's
 option names and defaults: sbtest1..sbtestN tables, the same statements per event,
 the same read/write/other query classification and the same final report.

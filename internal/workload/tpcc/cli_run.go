@@ -112,7 +112,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if err := meta.Validate(w, names.Scheme); err != nil {
 		return nil, err
 	}
-	seed := o.seed
+	seed := o.Part.Seed(o.seed)
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}

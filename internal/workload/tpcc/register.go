@@ -4,8 +4,9 @@ import "benchpress/internal/registry"
 
 func init() {
 	registry.Register(&registry.Meta{
-		Name:  "tpcc",
-		Short: "TPC-C (rev. 5.11): prepare, run, check, cleanup",
+		Name:       "tpcc",
+		Summarizer: summarizerOf,
+		Short:      "TPC-C (rev. 5.11): prepare, run, check, cleanup",
 		Long: `TPC-C as specified in TPC-C 5.11: nine tables, five transactions dealt from a
 true deck of cards (45/43/4/4/4), terminals bound to a home warehouse and district,
 tpmC counted from New-Orders completed inside the measurement window.`,

@@ -57,8 +57,8 @@ type Workload struct {
 	meta    Meta
 	w       int // warehouses in use
 	deck    []int8
-	cRun    int // C for C_LAST at run time (clause 2.1.6.1)
-	created atomic.Uint64
+	cRun    int      // C for C_LAST at run time (clause 2.1.6.1)
+	created sync.Map // terminal id -> *atomic.Uint64: times created
 
 	replOnce sync.Once
 	repl     *strings.Replacer // table names and FOR UPDATE; one target kind per workload
@@ -229,10 +229,12 @@ func (w *Workload) CRun() int { return w.cRun }
 // NewTerminal binds terminal id of n to its home warehouse and district
 // (§1.7) and prepares its statements on conn.
 func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn) (workload.Terminal, error) {
-	k := w.created.Add(1) - 1
+	c, _ := w.created.LoadOrStore(id, new(atomic.Uint64))
 	stream := uint64(id)
-	if k >= uint64(n) { // re-created after a reconnect: a fresh stream
-		stream ^= k << 32
+	// Re-created after a reconnect: a fresh stream. Counted per id, so a
+	// partition that creates only some of the run's ids detects it too.
+	if k := c.(*atomic.Uint64).Add(1) - 1; k > 0 {
+		stream ^= (uint64(n) + k) << 32
 	}
 	return newTerminal(ctx, w, id, stream, conn)
 }

@@ -4,9 +4,10 @@ import "benchpress/internal/registry"
 
 func init() {
 	registry.Register(&registry.Meta{
-		Run:   runCommand,
-		Name:  "ycsb",
-		Short: "YCSB core workloads A-F (or custom properties): load, run, cleanup",
+		Summarizer: summarizerOf,
+		Run:        runCommand,
+		Name:       "ycsb",
+		Short:      "YCSB core workloads A-F (or custom properties): load, run, cleanup",
 		Long: `YCSB's CoreWorkload over SQL, as the JDBC binding runs it: table usertable
 (YCSB_KEY + FIELD0..FIELD9), keys "user" + FNV-64 hash of the key number like Java
 YCSB (insertorder=hashed), and the workload files A-F of brianfrankcooper/YCSB:

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"benchpress/internal/console"
+	"benchpress/internal/results"
+)
+
+// newMergeCmd is `benchpress merge OUT.json PART...`.
+func newMergeCmd(app *App) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "merge OUT.json PART...",
+		Short: "Merge the partitions of a partitioned run into one exact result",
+		Long: `Merge the results of all partitions of one run (--partition I/N) into one
+result, as if one process had run every terminal: counts are summed and the
+HDR histograms merged, so percentiles are those of all samples (never
+averaged); tpmC, QPS, the TPC-C audit and response-time checks are recomputed
+from the merged counts; the per-second series are summed by wall-clock second;
+each partition's driver CPU, clock skew and window are kept under "merged".
+
+A PART is a result file (--json FILE) or any text holding the one-line results
+that --json - prints (e.g. the output of kubectl logs of every pod of the Job).
+
+merge refuses (exit 2) inputs that are not one run: a different workload,
+configuration (scale, terminals, mix, seed...), run id or partition count,
+overlapping or missing partitions, a partition that did not end ok, or windows
+further apart than the recorded clock uncertainty. The merged file is a normal
+result: report, compare and sweeps read it as any other.`,
+		Example: `  benchpress merge merged.json part-0.json part-1.json part-2.json part-3.json
+  kubectl logs -l job-name=tpcc-run --tail=-1 --max-log-requests=16 > parts.log
+  benchpress merge merged.json parts.log`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var parts []*results.Run
+			for _, p := range args[1:] {
+				rs, err := readResults(p)
+				if err != nil {
+					return &UsageError{Err: err}
+				}
+				parts = append(parts, rs...)
+			}
+			merged, err := mergeRuns(parts)
+			if err != nil {
+				return err
+			}
+			console.Summary(app.Out, merged)
+			console.Partitions(app.Out, merged)
+			return writeJSON(app, args[0], merged)
+		},
+	}
+	return cmd
+}
+
+// mergeRuns merges parts with the workload's own figures recomputed;
+// refusals are usage errors (exit 2).
+func mergeRuns(parts []*results.Run) (*results.Run, error) {
+	opts := results.MergeOptions{}
+	// A result that is not a partition that ended ok is refused by Merge;
+	// its configuration may be incomplete, so nothing is rebuilt from it.
+	if len(parts) > 0 && parts[0].Partition != nil && parts[0].Status == "ok" {
+		if sum, names, err := mergeSummarizer(parts[0]); err != nil {
+			return nil, err
+		} else if sum != nil {
+			opts.Summarize, opts.ExtraNames = sum, names
+		}
+	}
+	merged, err := results.Merge(parts, opts)
+	if errors.Is(err, results.ErrNotMergeable) {
+		return nil, &UsageError{Err: fmt.Errorf("merge: %w", err)}
+	}
+	return merged, err
+}

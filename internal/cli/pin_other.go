@@ -1,0 +1,16 @@
+//go:build !linux
+
+package cli
+
+import (
+	"errors"
+	"os/exec"
+)
+
+// startPinned starts cmd; pinning is only implemented on Linux.
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) > 0 {
+		return errors.New("--cpuset is only supported on Linux")
+	}
+	return cmd.Start()
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// resultLinePrefix starts the one-line result `--json -` prints on stdout,
+// so that `kubectl logs` of every pod of a partitioned Job can be handed to
+// `benchpress merge` as they are.
+const resultLinePrefix = "benchpress-result "
+
+// writeResultLine prints run as one JSON line with resultLinePrefix.
+func writeResultLine(w io.Writer, run *results.Run) error {
+	b, err := json.Marshal(run)
+	if err != nil {
+		return fmt.Errorf("write result line: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s%s\n", resultLinePrefix, b)
+	return err
+}
+
+// readResults reads path: a result file (one JSON document), or any text
+// (e.g. `kubectl logs` output) holding result lines; it returns every
+// result found.
+func readResults(path string) ([]*results.Run, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		r, err := results.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*results.Run{r}, nil
+	}
+	var out []*results.Run
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		i := strings.Index(line, resultLinePrefix)
+		if i < 0 {
+			continue
+		}
+		r, err := results.Parse([]byte(line[i+len(resultLinePrefix):]))
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds neither a result file nor %q lines", path, strings.TrimSpace(resultLinePrefix))
+	}
+	return out, nil
+}

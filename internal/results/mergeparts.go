@@ -1,0 +1,176 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// mergeSeries sums the partitions' per-second series by wall-clock second:
+// every partition's t counts from the same agreed start instant, so the
+// interval ending at second k of each partition is merged (phases kept
+// apart: the tick at the end of warm-up is its own interval). Rates and
+// counts add; avg_ms is count-weighted; p95/p99 are the largest (see
+// SeriesLatencyMax).
+func mergeSeries(parts []*Run) []Interval {
+	type key struct {
+		sec   int64
+		phase string
+	}
+	type acc struct {
+		iv   Interval
+		tSum float64
+		n    int
+		wsum map[string]float64 // count-weighted avg_ms sums
+	}
+	buckets := map[key]*acc{}
+	for _, p := range parts {
+		for _, iv := range p.Series {
+			k := key{int64(math.Round(iv.T)), iv.Phase}
+			a := buckets[k]
+			if a == nil {
+				a = &acc{iv: Interval{Phase: iv.Phase, Ops: map[string]IntervalOp{}}, wsum: map[string]float64{}}
+				buckets[k] = a
+			}
+			a.tSum += iv.T
+			a.n++
+			a.iv.TPS += iv.TPS
+			a.iv.TpmC += iv.TpmC
+			a.iv.Errors += iv.Errors
+			for name, o := range iv.Ops {
+				m := a.iv.Ops[name]
+				m.Count += o.Count
+				m.Errors += o.Errors
+				m.P95MS = math.Max(m.P95MS, o.P95MS)
+				m.P99MS = math.Max(m.P99MS, o.P99MS)
+				a.wsum[name] += o.AvgMS * float64(o.Count)
+				a.iv.Ops[name] = m
+			}
+		}
+	}
+	out := make([]Interval, 0, len(buckets))
+	for _, a := range buckets {
+		a.iv.T = math.Round(a.tSum/float64(a.n)*1000) / 1000
+		a.iv.TPS = math.Round(a.iv.TPS*1000) / 1000
+		for name, m := range a.iv.Ops {
+			if m.Count > 0 {
+				m.AvgMS = math.Round(a.wsum[name]/float64(m.Count)*1000) / 1000
+			}
+			a.iv.Ops[name] = m
+		}
+		out = append(out, a.iv)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].T != out[j].T {
+			return out[i].T < out[j].T
+		}
+		return out[i].Phase == "warmup" && out[j].Phase != "warmup"
+	})
+	return out
+}
+
+// mergeDriver adds the partitions' driver figures: CPU seconds and peak RSS
+// are summed (all drivers together), CPU per transaction and per statement
+// recomputed over the merged counts, the machine figures are the busiest
+// partition's, and the run is driver-bound if any partition was (its note
+// names the partition). Per-partition figures stay in Merged.Partitions.
+func mergeDriver(parts []*Run, transactions int64) *Driver {
+	var out *Driver
+	var stmtCPU, stmts float64
+	var notes []string
+	for _, p := range parts {
+		d := p.Driver
+		if d == nil {
+			continue
+		}
+		if out == nil {
+			out = &Driver{}
+		}
+		out.CPUUserS += d.CPUUserS
+		out.CPUSysS += d.CPUSysS
+		out.PeakRSSMB += d.PeakRSSMB
+		if d.MachineBusyPct >= out.MachineBusyPct {
+			out.MachineBusyPct, out.DriverSharePct, out.Cores = d.MachineBusyPct, d.DriverSharePct, d.Cores
+		}
+		if d.CPUPerStmtUS > 0 {
+			cpu := (d.CPUUserS + d.CPUSysS) * 1e6
+			stmtCPU += cpu
+			stmts += cpu / d.CPUPerStmtUS
+		}
+		if d.DriverBound {
+			out.DriverBound = true
+			notes = append(notes, fmt.Sprintf("partition %d: %s", p.Partition.Index, d.DriverBoundNote))
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if transactions > 0 {
+		out.CPUPerTxnUS = (out.CPUUserS + out.CPUSysS) * 1e6 / float64(transactions)
+	}
+	if stmts > 0 {
+		out.CPUPerStmtUS = stmtCPU / stmts
+	}
+	out.DriverBoundNote = strings.Join(notes, "; ")
+	return out
+}
+
+// mergeChecks keeps the checks recomputed from the merged snapshot
+// (response-time limits) and adds every other check the partitions ran
+// (e.g. --check's consistency conditions): passed only if it passed in
+// every partition, with the first failing partition's detail.
+func mergeChecks(recomputed []Check, parts []*Run) []Check {
+	have := map[string]bool{}
+	for _, c := range recomputed {
+		have[c.Name] = true
+	}
+	out := recomputed
+	idx := map[string]int{}
+	for _, p := range parts {
+		for _, c := range p.Checks {
+			if have[c.Name] {
+				continue
+			}
+			i, ok := idx[c.Name]
+			if !ok {
+				idx[c.Name] = len(out)
+				out = append(out, c)
+				continue
+			}
+			if !c.Passed && out[i].Passed {
+				out[i] = c
+				out[i].Detail = fmt.Sprintf("partition %d: %s", p.Partition.Index, c.Detail)
+			}
+		}
+	}
+	return out
+}
+
+// mergeExtra keeps the workload figures recomputed from the merged
+// snapshot and, of the partitions' other extra entries, those that are the
+// same in every partition; differing ones cannot be combined without their
+// inputs and are left out rather than shown wrong.
+func mergeExtra(recomputed map[string]any, parts []*Run) map[string]any {
+	out := recomputed
+	for k, v := range parts[0].Extra {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		same := true
+		for _, p := range parts[1:] {
+			if !reflect.DeepEqual(v, p.Extra[k]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
