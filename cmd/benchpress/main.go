@@ -45,7 +45,7 @@ func run() int {
 		MySQLClient: os.Getenv("BENCHPRESS_MYSQL_CLIENT"),
 		// Each run sets the soft memory limit for its terminals.
 		TuneProcess: tuneProcess(os.Getenv),
-		Executable: exe,
+		Executable:  exe,
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

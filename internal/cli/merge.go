@@ -43,7 +43,7 @@ result: report, compare and sweeps read it as any other.`,
 				}
 				parts = append(parts, rs...)
 			}
-			merged, err := mergeRuns(parts)
+			merged, err := mergeRuns(parts, app.policy.minSuccess)
 			if err != nil {
 				return err
 			}
@@ -57,8 +57,8 @@ result: report, compare and sweeps read it as any other.`,
 
 // mergeRuns merges parts with the workload's own figures recomputed;
 // refusals are usage errors (exit 2).
-func mergeRuns(parts []*results.Run) (*results.Run, error) {
-	opts := results.MergeOptions{}
+func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
+	opts := results.MergeOptions{Criteria: results.Criteria{MinSuccessPct: minSuccess}}
 	// A result that is not a partition that ended ok is refused by Merge;
 	// its configuration may be incomplete, so nothing is rebuilt from it.
 	if len(parts) > 0 && parts[0].Partition != nil && parts[0].Status == "ok" {

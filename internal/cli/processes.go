@@ -141,7 +141,7 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 			return nil, err
 		}
 	}
-	return mergeRuns(parts)
+	return mergeRuns(parts, app.policy.minSuccess)
 }
 
 // childError is a child process's failure; the parent exits with its code.

@@ -26,6 +26,9 @@ type MergeOptions struct {
 	// Slack is the timer slack allowed on top of the clock uncertainty
 	// when windows are compared (default 500 ms).
 	Slack time.Duration
+	// Criteria judge the merged run (its verdict); the target rate is the
+	// sum of the partitions' own.
+	Criteria Criteria
 }
 
 // SeriesLatencyMax is Merged.SeriesLatency: how interval latencies combine.
@@ -110,6 +113,7 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 			out.Notes = append(out.Notes, fmt.Sprintf("partition %d: %s", p.Partition.Index, n))
 		}
 	}
+	mergeHealth(out, sorted, opts.Criteria)
 	// Watch (host figures per run) is not merged: each partition watched
 	// from its own load machine; the partitions' files keep it.
 	return out, nil

@@ -1,0 +1,71 @@
+package results
+
+import (
+	"fmt"
+	"math"
+)
+
+// mergeHealth carries the partitions' health figures into the merged result
+// and judges it: error samples (same class, code, op and message counted
+// once, their counts summed), failed reconnects and open-loop figures summed,
+// the first stop reason, then Judge over the merged figures (an outage of the
+// merged series is an outage of the whole run). A partition whose own verdict
+// was worse adds its reasons, prefixed with its index, so a degraded or
+// failed partition can never hide behind a healthy sum.
+func mergeHealth(out *Run, parts []*Run, c Criteria) {
+	type key struct{ class, code, op, msg string }
+	at := map[key]int{}
+	var rate *RateFigures
+	var serviceWeighted, started float64
+	for _, p := range parts {
+		for _, s := range p.ErrorSamples {
+			k := key{s.Class, s.Code, s.Op, s.Message}
+			if i, ok := at[k]; ok {
+				out.ErrorSamples[i].Count += s.Count
+				continue
+			}
+			at[k] = len(out.ErrorSamples)
+			out.ErrorSamples = append(out.ErrorSamples, s)
+		}
+		out.ReconnectFailures += p.ReconnectFailures
+		if out.PreparedStatements == nil {
+			out.PreparedStatements = p.PreparedStatements
+		}
+		if out.Error == "" && p.Error != "" {
+			out.Error = fmt.Sprintf("partition %d: %s", p.Partition.Index, p.Error)
+			out.Hint = p.Hint
+		}
+		if r := p.Rate; r != nil {
+			if rate == nil {
+				rate = &RateFigures{LateAfterMS: r.LateAfterMS, Arrivals: r.Arrivals}
+			}
+			rate.TargetPerS += r.TargetPerS
+			rate.AchievedPerS += r.AchievedPerS
+			rate.Late += r.Late
+			rate.Dropped += r.Dropped
+			n := r.AchievedPerS * p.Summary.DurationS
+			serviceWeighted += r.ServiceAvgMS * n
+			started += n
+		}
+	}
+	if rate != nil {
+		if started > 0 {
+			rate.ServiceAvgMS = math.Round(serviceWeighted/started*1000) / 1000
+		}
+		out.Rate = rate
+		c.TargetRate = rate.TargetPerS
+	}
+	Judge(out, c)
+	rank := map[string]int{VerdictOK: 0, VerdictDegraded: 1, VerdictFailed: 2}
+	for _, p := range parts {
+		if rank[p.Verdict] == 0 {
+			continue
+		}
+		for _, reason := range p.VerdictReasons {
+			out.VerdictReasons = append(out.VerdictReasons, fmt.Sprintf("partition %d: %s", p.Partition.Index, reason))
+		}
+		if rank[p.Verdict] > rank[out.Verdict] {
+			out.Verdict = p.Verdict
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// A merged run is judged, and a partition's own bad verdict cannot hide in
+// the sum; error samples of the partitions are kept, the same message once.
+func TestMergeJudgesAndKeepsErrorSamples(t *testing.T) {
+	sample := ErrorSample{Class: "deadlock", Code: "1213", Op: "new_order", Message: "Deadlock found", Count: 3}
+	tests := []struct {
+		name        string
+		minSuccess  float64
+		badVerdict  string // partition 1's own verdict
+		wantVerdict string
+		wantReason  string
+	}{
+		{name: "healthy partitions", minSuccess: 50, badVerdict: VerdictOK, wantVerdict: VerdictOK},
+		{name: "one degraded partition", minSuccess: 50, badVerdict: VerdictDegraded, wantVerdict: VerdictDegraded,
+			wantReason: "partition 1: outage"},
+		{name: "merged success rate below the bar", minSuccess: 99.9, badVerdict: VerdictOK, wantVerdict: VerdictFailed,
+			wantReason: "below --min-success"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			parts, _ := syntheticParts(t, 2)
+			for _, p := range parts {
+				p.ErrorSamples = []ErrorSample{sample}
+				p.Verdict = VerdictOK
+			}
+			if tc.badVerdict != VerdictOK {
+				parts[1].Verdict = tc.badVerdict
+				parts[1].VerdictReasons = []string{"outage: no operation completed for 5 s (t = 20..25 s)"}
+			}
+			m, err := Merge(parts, MergeOptions{Criteria: Criteria{MinSuccessPct: tc.minSuccess}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Verdict != tc.wantVerdict {
+				t.Fatalf("verdict %q (%v), want %q", m.Verdict, m.VerdictReasons, tc.wantVerdict)
+			}
+			if tc.wantReason != "" && !strings.Contains(strings.Join(m.VerdictReasons, "|"), tc.wantReason) {
+				t.Errorf("reasons %v lack %q", m.VerdictReasons, tc.wantReason)
+			}
+			if len(m.ErrorSamples) != 1 || m.ErrorSamples[0].Count != 6 {
+				t.Errorf("error samples %+v, want one with count 6", m.ErrorSamples)
+			}
+		})
+	}
+}
