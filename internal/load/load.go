@@ -200,7 +200,18 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 		Methods: bulk.methods(), Warnings: warnings}, firstErr
 }
 
+// runUnit runs one unit in its own transaction; a unit whose bulk statement
+// was refused (errInsertFallback) is rolled back and run once more, by then
+// with INSERT.
 func runUnit(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {
+	err := runUnitOnce(ctx, s, st, finish)
+	if errors.Is(err, errInsertFallback) {
+		err = runUnitOnce(ctx, s, st, finish)
+	}
+	return err
+}
+
+func runUnitOnce(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {
 	u := st.u
 	if err := ctx.Err(); err != nil {
 		return err
