@@ -8,7 +8,7 @@
 #
 # 1. installs a JDK and Maven from Debian when `java`/`javac`/`mvn` are missing;
 # 2. fetches org.apache.shardingsphere:shardingsphere-proxy-bootstrap:5.1.0,
-#    its runtime dependencies and MySQL Connector/J 8.0.28 from Maven Central
+#    its runtime dependencies and MySQL Connector/J 8.0.22 from Maven Central
 #    into $BP_PROXY_CACHE (default ~/.cache/benchpress/ss-5.1.0; reused);
 # 3. compiles scripts/proxy/LoopbackProxy.java, which starts the proxy bound to
 #    127.0.0.1 (5.1.0's own Bootstrap binds the wildcard address);

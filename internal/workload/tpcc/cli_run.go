@@ -25,10 +25,12 @@ type RunOptions struct {
 	mix        string
 	seed       uint64
 	check      bool
+	txnShape   string
 
 	// Resolved by Resolve.
 	scheme Names
 	deck   [NumOps]int
+	shape  TxnShape
 }
 
 // NewRunOptions returns the defaults (as registered on a flag set).
@@ -67,6 +69,7 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.IntVar(&r.MaxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
+	fs.StringVar(&o.txnShape, "txn-shape", "batched", "New-Order/Delivery statement shape: batched (one statement for all lines/districts) or per-line (one per line/district, for sharding proxies that cannot route row-value IN or multi-row CASE)")
 }
 
 // Resolve implements registry.RunOptions: every flag problem at once.
@@ -86,6 +89,9 @@ func (o *RunOptions) Resolve(_ string, fs *pflag.FlagSet) []error {
 		errs = append(errs, err)
 	}
 	o.scheme = names
+	if o.shape, err = ParseTxnShape(o.txnShape); err != nil {
+		errs = append(errs, &usage.Error{Err: err})
+	}
 	return errs
 }
 
@@ -116,7 +122,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: o.shape}
 	wl, err := New(cfg, meta)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
@@ -134,6 +140,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 			"warmup": o.Runner.Warmup.String(), "duration": o.Runner.Duration.String(), "names": names.Scheme,
 			"isolation": registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
 			"max_retries": o.Runner.MaxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
+			"txn_shape": string(o.shape),
 		},
 	}
 	if o.check {

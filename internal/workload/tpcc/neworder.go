@@ -243,6 +243,17 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if _, err := t.exec(ctx, n.insNewOrder, a3...); err != nil {
 		return t.fail(ctx, txn, "insert new_order", err)
 	}
+	if t.w.cfg.Shape == ShapePerLine {
+		out, err := t.newOrderLines(ctx)
+		if out == metrics.OK {
+			return t.newOrderCommit(ctx)
+		}
+		if out == metrics.Rollback {
+			t.ex[exNewOrderLines] += int64(n.olCnt)
+			t.ex[exNewOrderRemoteLines] += n.remote
+		}
+		return out, err
+	}
 	k := n.olCnt
 	// Clause 2.4.2.2/2.4.2.3: all item lookups in one statement; it is sent
 	// even when the unused id makes it miss.
@@ -315,6 +326,14 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "insert order_line", err)
 	}
+	return t.newOrderCommit(ctx)
+}
+
+// newOrderCommit computes the displayed total, commits and counts the
+// order's lines.
+func (t *Terminal) newOrderCommit(ctx context.Context) (metrics.Outcome, error) {
+	const txn = "new_order"
+	n := &t.no
 	// Displayed total (clause 2.4.2.2): Σ ol_amount × (1 − c_discount) ×
 	// (1 + w_tax + d_tax), in 1e-10 cents; display-only.
 	_ = int64(n.amounts) * (10000 - int64(n.cDisc)) * (10000 + int64(n.wTax) + int64(n.dTax))

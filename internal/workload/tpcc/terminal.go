@@ -33,11 +33,13 @@ type Terminal struct {
 	ex    []int64 // counter deltas, indexed like ExtraNames
 	stmts []target.Stmt
 
-	no neworder
-	pa payment
-	os orderStatus
-	dl delivery
-	sl stockLevel
+	no   neworder
+	noPL perLineNO // ShapePerLine statements
+	dlPL perDistrictDL
+	pa   payment
+	os   orderStatus
+	dl   delivery
+	sl   stockLevel
 
 	buf []byte // scratch for text fields (C_LAST, C_DATA)
 }
@@ -56,6 +58,10 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 	t.wID, t.dID = Bind(id, w.w)
 	p := &preparer{t: t}
 	t.no.prepare(p)
+	if w.cfg.Shape == ShapePerLine {
+		t.noPL.prepare(p, &t.no)
+		t.dlPL.prepare(p, &t.dl)
+	}
 	t.pa.prepare(p)
 	t.os.prepare(p)
 	t.dl.prepare(p)

@@ -27,6 +27,10 @@ type Config struct {
 	Names Names
 	// Seed makes every terminal's random stream and C-run reproducible.
 	Seed uint64
+	// Shape is the statement shape of New-Order and Delivery ("" is
+	// ShapeBatched); ShapePerLine for proxies that cannot route the
+	// batched statements.
+	Shape TxnShape
 }
 
 // Extra counter indexes (Workload.Extras order), reference §1.9 audit.
