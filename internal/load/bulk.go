@@ -13,7 +13,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"benchpress/internal/target"
 )
@@ -123,7 +122,7 @@ var errInsertFallback = errors.New("bulk path refused; retry the unit with INSER
 // returned with context.
 func (b *bulkState) bulkFailed(conn target.Conn, table, stmt string, rows int64, err error) error {
 	proxy := target.ProxyName(conn.ServerVersion())
-	refused := rows == 0 && isServerError(err) && target.Classify(err) != target.ClassLostConnection
+	refused := rows == 0 && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
 	if refused && b.method == MethodAuto {
 		if b.refused.CompareAndSwap(false, true) {
 			b.warn(refusalWarning(proxy, stmt, table, err))
@@ -153,15 +152,6 @@ func refusalWarning(proxy, stmt, table string, err error) string {
 	}
 	return fmt.Sprintf("the target refused %s into %s (%v); loading the rest with batched INSERT, "+
 		"which is several times slower", stmt, table, err)
-}
-
-// isServerError reports whether err is an error answer of the MySQL or
-// PostgreSQL protocol (the target refused the statement), as opposed to a
-// transport or client failure.
-func isServerError(err error) bool {
-	var me *mysql.MySQLError
-	var pe *pgconn.PgError
-	return errors.As(err, &me) || errors.As(err, &pe)
 }
 
 // execLoadData runs a LOAD DATA statement on conn; tests replace it to
