@@ -88,10 +88,11 @@ for db in tpcc_0 tpcc_1 sbtest_0 sbtest_1 ycsb_0 ycsb_1; do
   echo "CREATE DATABASE IF NOT EXISTS $PREFIX$db;"
 done | mariadb -h"$DB_HOST" -P"$DB_PORT" -u"$DB_USER" -p"$DB_PASSWORD"
 
+JDBC_PARAMS='?serverTimezone=UTC\&useSSL=false\&allowPublicKeyRetrieval=true'
 rm -rf "$RUN/conf" && mkdir -p "$RUN/conf"
 for f in scripts/proxy/conf/*; do
   sed -e "s|@JDBC@|mysql|g; s|@HOST@|$DB_HOST|g; s|@PORT@|$DB_PORT|g; s|@PREFIX@|$PREFIX|g" \
-      -e "s|@JDBC_PARAMS@|?serverTimezone=UTC\&useSSL=false\&allowPublicKeyRetrieval=true|g" \
+      -e "s|@JDBC_PARAMS@|$JDBC_PARAMS|g" \
       -e "s|@USER@|$DB_USER|g; s|@PASSWORD@|$DB_PASSWORD|g" "$f" > "$RUN/conf/$(basename "$f")"
 done
 
@@ -108,7 +109,7 @@ for _ in $(seq 1 "$WAIT"); do
   sleep 1
 done
 if ! proxy_up; then
-  log "the proxy did not answer within ${WAIT}s; end of $RUN/proxy.log:"
+  log "the proxy did not start (waited at most ${WAIT}s); end of $RUN/proxy.log:"
   tail -40 "$RUN/proxy.log" >&2
   kill "$(cat "$PIDFILE")" 2>/dev/null || true
   exit 1
