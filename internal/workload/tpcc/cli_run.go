@@ -26,11 +26,13 @@ type RunOptions struct {
 	seed       uint64
 	check      bool
 	txnShape   string
+	shard      shardFlags
 
 	// Resolved by Resolve.
 	scheme Names
 	deck   [NumOps]int
 	shape  TxnShape
+	shards Sharding
 }
 
 // NewRunOptions returns the defaults (as registered on a flag set).
@@ -69,6 +71,7 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.IntVar(&r.MaxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
+	o.shard.register(fs)
 	fs.StringVar(&o.txnShape, "txn-shape", "batched", "New-Order/Delivery statement shape: batched (one statement for all lines/districts) or per-line (one per line/district, for sharding proxies that cannot route row-value IN or multi-row CASE)")
 }
 
@@ -91,6 +94,9 @@ func (o *RunOptions) Resolve(_ string, fs *pflag.FlagSet) []error {
 	o.scheme = names
 	if o.shape, err = ParseTxnShape(o.txnShape); err != nil {
 		errs = append(errs, &usage.Error{Err: err})
+	}
+	if o.shards, err = o.shard.resolve(); err != nil {
+		errs = append(errs, err)
 	}
 	return errs
 }
@@ -122,7 +128,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: o.shape}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: o.shape, Sharding: o.shards}
 	wl, err := New(cfg, meta)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
@@ -133,7 +139,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 		}
 	}
 	spec := &registry.Spec{
-		Name: "tpcc", Workload: wl, Unit: "transaction", Print: console.Summary, Live: liveLine,
+		Name: "tpcc", Workload: wl, Unit: "transaction", Print: printSummary, Live: liveLine,
 		Runner: o.Runner,
 		Config: map[string]any{
 			"warehouses": w, "terminals": o.Runner.Terminals, "mix": mixString(o.deck), "wait": o.Runner.Wait,
@@ -143,6 +149,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 			"txn_shape": string(o.shape),
 		},
 	}
+	shardConfig(o.shards, spec.Config)
 	if o.check {
 		spec.After = func(ctx context.Context, conn *target.Connector, run *results.Run) error {
 			checks, err := runCheck(ctx, conn, names, false)

@@ -165,7 +165,7 @@ func (t *Terminal) drawNewOrder() {
 			}
 		}
 		l.supply = t.wID
-		if t.nw > 1 && t.r.Range(1, 100) == 1 {
+		if t.canRemote() && t.r.Range(1, 100) == 1 {
 			l.supply = t.otherWarehouse()
 			n.allLocal = 0
 			n.remote++
@@ -249,8 +249,7 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 			return t.newOrderCommit(ctx)
 		}
 		if out == metrics.Rollback {
-			t.ex[exNewOrderLines] += int64(n.olCnt)
-			t.ex[exNewOrderRemoteLines] += n.remote
+			t.countNewOrder(false)
 		}
 		return out, err
 	}
@@ -276,8 +275,7 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 		if rerr := t.rollback(ctx); rerr != nil {
 			return metrics.Failed, txnErr(txn, "rollback", rerr)
 		}
-		t.ex[exNewOrderLines] += int64(n.olCnt)
-		t.ex[exNewOrderRemoteLines] += n.remote
+		t.countNewOrder(false)
 		return metrics.Rollback, nil
 	}
 
@@ -340,8 +338,7 @@ func (t *Terminal) newOrderCommit(ctx context.Context) (metrics.Outcome, error) 
 	if err := t.commit(ctx); err != nil {
 		return t.fail(ctx, txn, "commit", err)
 	}
-	t.ex[exNewOrderLines] += int64(n.olCnt)
-	t.ex[exNewOrderRemoteLines] += n.remote
+	t.countNewOrder(true)
 	return metrics.OK, nil
 }
 
@@ -429,4 +426,21 @@ func (t *Terminal) stocks(ctx context.Context, st target.Stmt, args []any) error
 		return errStockRows
 	}
 	return nil
+}
+
+// countNewOrder adds a completed New-Order's lines and remote lines and,
+// when sharded and committed, whether a supplying warehouse lay on another
+// shard (a spec rollback ends before the stock rows are touched).
+func (t *Terminal) countNewOrder(committed bool) {
+	n := &t.no
+	t.ex[exNewOrderLines] += int64(n.olCnt)
+	t.ex[exNewOrderRemoteLines] += n.remote
+	if committed && n.remote > 0 && t.sharded {
+		for i := 0; i < n.olCnt; i++ {
+			if t.crossShard(n.lines[i].supply) {
+				t.ex[exCrossShardNewOrder]++
+				break
+			}
+		}
+	}
 }
