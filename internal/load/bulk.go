@@ -114,7 +114,8 @@ var errInsertFallback = errors.New("bulk path refused; retry the unit with INSER
 
 // bulkFailed handles a failed LOAD DATA (MySQL) or COPY (PostgreSQL) into
 // table after rows rows were streamed. A statement the target answered
-// with an error before any row was streamed is a refusal: under MethodAuto
+// with an error before any row was streamed (through a proxy: at any
+// point) is a refusal: under MethodAuto
 // the whole load switches to INSERT with one warning naming the real cause
 // (the proxy that the server version reveals, or the server, with its
 // message), and errInsertFallback asks for the unit to be run again.
@@ -122,7 +123,11 @@ var errInsertFallback = errors.New("bulk path refused; retry the unit with INSER
 // returned with context.
 func (b *bulkState) bulkFailed(conn target.Conn, table, stmt string, rows int64, err error) error {
 	proxy := target.ProxyName(conn.ServerVersion())
-	refused := rows == 0 && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
+	// Through a proxy a refusal may come after the rows were streamed (the
+	// ShardingSphere 5.1 PostgreSQL frontend passes COPY to a storage node
+	// under the logical name): the unit is rolled back and run again, so
+	// nothing is loaded twice.
+	refused := (rows == 0 || proxy != "") && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
 	if refused && b.method == MethodAuto {
 		if b.refused.CompareAndSwap(false, true) {
 			b.warn(refusalWarning(proxy, stmt, table, err))

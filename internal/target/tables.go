@@ -38,24 +38,22 @@ func TableExists(ctx context.Context, conn Conn, table string) (bool, error) {
 	return false, fmt.Errorf("look up table %s: %w", table, err)
 }
 
-// ExistingTables probes every name with TableExists and returns the
+// ExistingTables probes every distinct name with TableExists and returns the
 // lower-cased names of those that exist.
 func ExistingTables(ctx context.Context, conn Conn, names []string) (map[string]bool, error) {
 	out := make(map[string]bool, len(names))
+	probed := make(map[string]bool, len(names))
 	for _, n := range names {
-		key := strings.ToLower(n)
-		if _, done := out[key]; done {
+		if probed[n] {
 			continue
 		}
+		probed[n] = true
 		ok, err := TableExists(ctx, conn, n)
 		if err != nil {
 			return nil, err
 		}
-		out[key] = ok
-	}
-	for k, v := range out {
-		if !v {
-			delete(out, k)
+		if ok {
+			out[strings.ToLower(n)] = true
 		}
 	}
 	return out, nil
