@@ -16,7 +16,9 @@
 #    bp_ss_ycsb_0/1) and writes the configuration from scripts/proxy/conf:
 #    logical databases bp_sharded_tpcc (TPC-C sharded by warehouse, MOD 2 on
 #    the *_w_id columns, ITEM broadcast), bp_sharded_sbtest (sbtest1..8 by id)
-#    and bp_sharded_ycsb (usertable by a hash of the key);
+#    and bp_sharded_ycsb (usertable by a hash of the key); unsharded, bp_proxy
+#    (MariaDB's bp, for direct-vs-proxy overhead) and bp_proxy_wire
+#    (bp_ss_wire, for the protocol client's tests);
 # 5. starts the proxy (MySQL protocol) on 127.0.0.1:$BP_PROXY_PORT (13307) and
 #    waits for it at most $BP_PROXY_WAIT seconds (120); on failure prints the
 #    end of the log ($BP_PROXY_CACHE/run/proxy.log) and exits 1.
@@ -36,9 +38,13 @@ PIDFILE=$RUN/proxy.pid
 log() { printf '[proxy-setup] %s\n' "$*" >&2; }
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
 
-proxy_up() { # the proxy (not some other server) answers on the port
-  mariadb -h127.0.0.1 -P"$PORT" -u"$DB_USER" -p"$DB_PASSWORD" --connect-timeout=3 \
-    -N -e 'SHOW DATABASES' 2>/dev/null | grep -qx bp_sharded_tpcc
+proxy_up() { # the proxy (not some other server) serves every logical database of scripts/proxy/conf
+  local have want
+  have=$(mariadb -h127.0.0.1 -P"$PORT" -u"$DB_USER" -p"$DB_PASSWORD" --connect-timeout=3 \
+    -N -e 'SHOW DATABASES' 2>/dev/null) || return 1
+  for want in $(sed -n 's/^schemaName: //p' scripts/proxy/conf/config-*.yaml); do
+    grep -qx "$want" <<<"$have" || return 1
+  done
 }
 
 if [ "${1:-}" = stop ]; then
@@ -52,6 +58,10 @@ fi
 if proxy_up; then
   log "proxy already running on 127.0.0.1:$PORT"
   exit 0
+fi
+if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+  log "restarting the proxy (pid $(cat "$PIDFILE")): its configuration is out of date"
+  kill "$(cat "$PIDFILE")"; sleep 3
 fi
 
 # ------------------------------------------------------------ JDK, Maven
@@ -84,7 +94,7 @@ if [ ! -f "$CACHE/classes/LoopbackProxy.class" ] || \
 fi
 
 # ---------------------------------------------- backend databases, conf
-for db in tpcc_0 tpcc_1 sbtest_0 sbtest_1 ycsb_0 ycsb_1; do
+for db in tpcc_0 tpcc_1 sbtest_0 sbtest_1 ycsb_0 ycsb_1 wire; do
   echo "CREATE DATABASE IF NOT EXISTS $PREFIX$db;"
 done | mariadb -h"$DB_HOST" -P"$DB_PORT" -u"$DB_USER" -p"$DB_PASSWORD"
 

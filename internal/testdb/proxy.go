@@ -50,6 +50,32 @@ const (
 // workload package uses its own.
 func Proxy(t testing.TB, name string) *Sharded {
 	t.Helper()
+	px := ProxyDB(t, "bp_sharded_"+name)
+	srv, err := server(target.MySQL)
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	if srv.skip != "" {
+		t.Fatalf("testdb: the proxy is up but its MariaDB is not: %s", srv.skip)
+	}
+	out := &Sharded{Proxy: px}
+	for i := range out.Shards {
+		sh := *srv.admin
+		sh.Database = fmt.Sprintf("bp_ss_%s_%d", name, i)
+		out.Shards[i] = &sh
+	}
+	return out
+}
+
+// ProxyWire is the test proxy's unsharded logical database for the MySQL
+// protocol client's tests (one storage unit, MariaDB's bp_ss_wire).
+const ProxyWire = "bp_proxy_wire"
+
+// ProxyDB returns the target of logical database db on the test proxy. It
+// skips the test when the proxy is not reachable, or fails it when
+// BP_REQUIRE_DBS=1.
+func ProxyDB(t testing.TB, db string) *target.Target {
+	t.Helper()
 	raw := os.Getenv(EnvProxy)
 	if raw == "" {
 		raw = DefaultProxy
@@ -59,7 +85,7 @@ func Proxy(t testing.TB, name string) *Sharded {
 		t.Fatalf("testdb: %s: %v", EnvProxy, err)
 	}
 	px := *base
-	px.Database = "bp_sharded_" + name
+	px.Database = db
 	if err := probeProxy(&px); err != nil {
 		msg := fmt.Sprintf("ShardingSphere-Proxy not reachable at %s (run scripts/proxy-setup.sh): %v", px.Endpoints[0], err)
 		if required() {
@@ -67,20 +93,7 @@ func Proxy(t testing.TB, name string) *Sharded {
 		}
 		t.Skip(msg)
 	}
-	srv, err := server(target.MySQL)
-	if err != nil {
-		t.Fatalf("testdb: %v", err)
-	}
-	if srv.skip != "" {
-		t.Fatalf("testdb: the proxy is up but its MariaDB is not: %s", srv.skip)
-	}
-	out := &Sharded{Proxy: &px}
-	for i := range out.Shards {
-		sh := *srv.admin
-		sh.Database = fmt.Sprintf("bp_ss_%s_%d", name, i)
-		out.Shards[i] = &sh
-	}
-	return out
+	return &px
 }
 
 // probeProxy connects once and checks that the server is a ShardingSphere
