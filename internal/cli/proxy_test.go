@@ -107,8 +107,25 @@ func TestTPCCThroughShardingProxy(t *testing.T) {
 	if r.Config["txn_shape"] != "per-line" {
 		t.Errorf("txn_shape %v not recorded in the result config", r.Config["txn_shape"])
 	}
-	if _, errs, code := runCLI(t, nil, "tpcc", "check", "--target", url); code != 0 {
-		t.Errorf("check through the proxy: exit %d: %s", code, errs)
+	if _, errs, code := runCLI(t, nil, "tpcc", "check", "--all", "--target", url); code != 0 {
+		t.Errorf("check --all through the proxy: exit %d: %s", code, errs)
+	}
+	// The checks must see every shard: a violation planted on each shard
+	// directly fails them (ShardingSphere 5.1 returns one unmerged row per
+	// shard for the checks' aggregates; only the first was read once).
+	for i, sh := range px.Shards {
+		_, conn := testdb.Connect(t, sh, target.Options{StatementMode: target.Text})
+		ws := fmt.Sprintf("warehouse_%d", i)
+		if _, err := conn.Exec(context.Background(), "UPDATE "+ws+" SET w_ytd = w_ytd + 1"); err != nil {
+			t.Fatal(err)
+		}
+		out, _, code := runCLI(t, nil, "tpcc", "check", "--target", url)
+		if _, err := conn.Exec(context.Background(), "UPDATE "+ws+" SET w_ytd = w_ytd - 1"); err != nil {
+			t.Fatal(err)
+		}
+		if code != ExitCheckFailed || !strings.Contains(out, "FAIL  1: W_YTD = sum(D_YTD)") {
+			t.Errorf("a violation on shard %d: exit %d, want %d with condition 1 failed:\n%s", i, code, ExitCheckFailed, out)
+		}
 	}
 }
 
