@@ -72,7 +72,7 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
 	o.shard.register(fs)
-	fs.StringVar(&o.txnShape, "txn-shape", "batched", "New-Order/Delivery statement shape: batched (one statement for all lines/districts) or per-line (one per line/district, for sharding proxies that cannot route row-value IN or multi-row CASE)")
+	fs.StringVar(&o.txnShape, "txn-shape", "auto", "New-Order/Delivery statement shape: batched (one statement for all lines/districts), per-line (one per line/district, for sharding proxies that cannot route row-value IN or multi-row CASE), or auto (per-line through a sharding proxy the server version names, else batched)")
 }
 
 // Resolve implements registry.RunOptions: every flag problem at once.
@@ -113,6 +113,8 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 		return nil, err
 	}
 	meta, err := ReadMeta(ctx, admin, names)
+	version := admin.ServerVersion()
+	shape := o.shape.Resolve(version)
 	admin.Close()
 	if err != nil {
 		return nil, err
@@ -128,12 +130,16 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: o.shape, Sharding: o.shards}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: shape, Sharding: o.shards}
 	wl, err := New(cfg, meta)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
 	}
 	if !quiet {
+		if shape != o.shape && shape == ShapePerLine {
+			fmt.Fprintf(env.Err, "note: %s: New-Order and Delivery run one statement per line/district (--txn-shape per-line; --txn-shape batched to override)\n",
+				target.ProxyName(version))
+		}
 		for _, warn := range cfg.MixWarnings() {
 			fmt.Fprintln(env.Err, "warning: "+warn)
 		}
@@ -146,7 +152,7 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 			"warmup": o.Runner.Warmup.String(), "duration": o.Runner.Duration.String(), "names": names.Scheme,
 			"isolation": registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
 			"max_retries": o.Runner.MaxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
-			"txn_shape": string(o.shape),
+			"txn_shape": string(shape),
 		},
 	}
 	shardConfig(o.shards, spec.Config)

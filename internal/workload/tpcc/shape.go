@@ -1,6 +1,10 @@
 package tpcc
 
-import "fmt"
+import (
+	"fmt"
+
+	"benchpress/internal/target"
+)
 
 // TxnShape selects how New-Order and Delivery send their per-line work.
 type TxnShape string
@@ -19,16 +23,36 @@ const (
 	ShapePerLine TxnShape = "per-line"
 )
 
-// ShapeNames lists the valid --txn-shape values.
-func ShapeNames() []string { return []string{string(ShapeBatched), string(ShapePerLine)} }
+// ShapeAuto picks ShapePerLine on a session through a sharding proxy that
+// the server version reveals (target.ProxyName), ShapeBatched otherwise.
+const ShapeAuto TxnShape = "auto"
 
-// ParseTxnShape checks a --txn-shape value ("" means batched).
+// ShapeNames lists the valid --txn-shape values.
+func ShapeNames() []string {
+	return []string{string(ShapeAuto), string(ShapeBatched), string(ShapePerLine)}
+}
+
+// ParseTxnShape checks a --txn-shape value ("" means auto).
 func ParseTxnShape(s string) (TxnShape, error) {
 	switch TxnShape(s) {
-	case "", ShapeBatched:
+	case "", ShapeAuto:
+		return ShapeAuto, nil
+	case ShapeBatched:
 		return ShapeBatched, nil
 	case ShapePerLine:
 		return ShapePerLine, nil
 	}
-	return "", fmt.Errorf("unknown --txn-shape %q (want batched or per-line)", s)
+	return "", fmt.Errorf("unknown --txn-shape %q (want auto, batched or per-line)", s)
+}
+
+// Resolve turns ShapeAuto into the shape for a server reporting
+// serverVersion: per-line through a recognised sharding proxy.
+func (s TxnShape) Resolve(serverVersion string) TxnShape {
+	if s != ShapeAuto && s != "" {
+		return s
+	}
+	if target.ProxyName(serverVersion) != "" {
+		return ShapePerLine
+	}
+	return ShapeBatched
 }

@@ -63,17 +63,7 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 		buf:  make([]byte, 0, 512),
 	}
 	t.wID, t.dID = Bind(id, w.w)
-	if w.cfg.Sharding.Enabled() {
-		t.sharded = true
-		t.shard = w.layout.of[t.wID]
-		if w.cfg.Sharding.Perfect {
-			for _, o := range w.layout.peers[t.shard] {
-				if o != t.wID {
-					t.peers = append(t.peers, o)
-				}
-			}
-		}
-	}
+	t.bindShard()
 	p := &preparer{t: t}
 	t.no.prepare(p)
 	if w.cfg.Shape == ShapePerLine {
@@ -257,6 +247,23 @@ func txnErr(txn, step string, err error) error { return fmt.Errorf("%s: %s: %w",
 // errNoCustomer is returned when a last-name lookup finds nobody (the data
 // set is not a TPC-C population).
 var errNoCustomer = errors.New("no customer with that last name")
+
+// bindShard sets the home warehouse's shard and, with perfect sharding,
+// the other warehouses of that shard (Config.Sharding enabled).
+func (t *Terminal) bindShard() {
+	if !t.w.cfg.Sharding.Enabled() {
+		return
+	}
+	t.sharded = true
+	t.shard = t.w.layout.of[t.wID]
+	if t.w.cfg.Sharding.Perfect {
+		for _, o := range t.w.layout.peers[t.shard] {
+			if o != t.wID {
+				t.peers = append(t.peers, o)
+			}
+		}
+	}
+}
 
 // canRemote reports whether a remote warehouse exists: W > 1, and with
 // perfect sharding another warehouse on the home shard.
