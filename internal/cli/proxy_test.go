@@ -66,7 +66,8 @@ func mustCLI(t *testing.T, args ...string) (stdout, stderr string) {
 // TestTPCCThroughShardingProxy: TPC-C sharded by warehouse (MOD 2 on the
 // *_w_id columns, ITEM broadcast) over two MariaDB databases. prepare with
 // the default load method falls back from LOAD DATA to INSERT naming the
-// proxy; run with 8 terminals and check pass with 0 errors; the warehouses
+// proxy; run with 8 terminals (the default --txn-shape auto picks per-line)
+// and check pass with 0 errors; the warehouses
 // are spread over both shards; the tool's New-Order count equals the orders
 // gained summed over the shards.
 func TestTPCCThroughShardingProxy(t *testing.T) {
@@ -93,7 +94,7 @@ func TestTPCCThroughShardingProxy(t *testing.T) {
 	before := orders()
 	js := filepath.Join(t.TempDir(), "r.json")
 	mustCLI(t, "tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "5s",
-		"--report-interval", "0", "--txn-shape", "per-line", "--json", js, "--check")
+		"--report-interval", "0", "--json", js, "--check")
 	r := readRun(t, js)
 	if r.Summary.Errors != 0 {
 		t.Errorf("%d errors through the proxy (by class %v)", r.Summary.Errors, r.ErrorsByClass)
@@ -105,7 +106,7 @@ func TestTPCCThroughShardingProxy(t *testing.T) {
 		t.Errorf("the shards gained %d orders, the tool counted %d committed New-Orders", gained, r.Summary.NewOrderCommitted)
 	}
 	if r.Config["txn_shape"] != "per-line" {
-		t.Errorf("txn_shape %v not recorded in the result config", r.Config["txn_shape"])
+		t.Errorf("txn_shape %v recorded, want per-line (--txn-shape auto through a proxy)", r.Config["txn_shape"])
 	}
 	if _, errs, code := runCLI(t, nil, "tpcc", "check", "--all", "--target", url); code != 0 {
 		t.Errorf("check --all through the proxy: exit %d: %s", code, errs)
