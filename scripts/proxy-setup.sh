@@ -108,10 +108,12 @@ done
 
 # ---------------------------------------------------------------- start
 log "starting ShardingSphere-Proxy $VERSION on 127.0.0.1:$PORT"
+# In $RUN: the proxy's transaction manager writes logs/ into its working
+# directory. exec keeps $! the JVM's pid.
 # shellcheck disable=SC2086
-nohup java ${BP_PROXY_JAVA_OPTS:--Xms256m -Xmx768m -XX:+UseSerialGC} -Djava.net.preferIPv4Stack=true \
+(cd "$RUN" && exec nohup java ${BP_PROXY_JAVA_OPTS:--Xms256m -Xmx768m -XX:+UseSerialGC} -Djava.net.preferIPv4Stack=true \
   -cp "$RUN/conf:$CACHE/classes:$CACHE/lib/*" LoopbackProxy "$PORT" "$RUN/conf" 127.0.0.1 \
-  </dev/null >"$RUN/proxy.log" 2>&1 &
+  </dev/null >"$RUN/proxy.log" 2>&1) &
 echo $! >"$PIDFILE"
 for _ in $(seq 1 "$WAIT"); do
   proxy_up && break
