@@ -3,12 +3,15 @@
 #
 #   1. installs (when missing) and starts MariaDB and PostgreSQL on 127.0.0.1
 #      (scripts/db-setup.sh), Prometheus node_exporter and process-exporter
-#      on 127.0.0.1:9100 and :9256 (scripts/exporters-setup.sh) and Chromium
-#      for the HTML report test;
+#      on 127.0.0.1:9100 and :9256 (scripts/exporters-setup.sh),
+#      ShardingSphere-Proxy 5.1.0 over MariaDB on 127.0.0.1:13307
+#      (scripts/proxy-setup.sh: a JDK and Maven from Debian, the proxy from
+#      Maven Central, cached) and Chromium for the HTML report test;
 #   2. installs staticcheck with `go install`;
 #   3. runs the gofmt check, go vet, staticcheck;
 #   4. runs `go test ./...` with BP_REQUIRE_DBS=1, so integration tests on
-#      MariaDB, PostgreSQL and SQLite fail instead of skipping;
+#      MariaDB, PostgreSQL, SQLite and through the sharding proxy fail instead
+#      of skipping;
 #   5. runs the README quickstart as a smoke test.
 # Ends with one summary line: "tests: N passed, N failed".
 set -uo pipefail
@@ -32,6 +35,7 @@ setup_chromium() {
 
 step "databases (MariaDB, PostgreSQL)" bash scripts/db-setup.sh
 step "exporters (node_exporter, process-exporter)" bash scripts/exporters-setup.sh
+step "sharding proxy (ShardingSphere-Proxy)" bash scripts/proxy-setup.sh
 step "chromium" setup_chromium
 step "staticcheck install" go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
 

@@ -12,7 +12,7 @@ type Class int
 const (
 	None           Class = iota // no error
 	Deadlock                    // MySQL 1213, PostgreSQL 40P01
-	Serialization               // PostgreSQL 40001, SQLite BUSY/LOCKED
+	Serialization               // PostgreSQL/CockroachDB 40001, MariaDB 1020, TiDB 9007/8002/8022/8028, SQLite BUSY/LOCKED
 	LockTimeout                 // MySQL 1205, PostgreSQL 55P03 / lock_timeout
 	LostConnection              // broken pipe, EOF, server gone away, admin shutdown
 	Constraint                  // duplicate key, FK, not null, check

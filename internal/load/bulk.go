@@ -23,8 +23,9 @@ type Method string
 const (
 	// MethodAuto streams with the server's bulk path where it is allowed
 	// (LOAD DATA LOCAL INFILE on MySQL, COPY on PostgreSQL) and falls back
-	// to batched INSERT when MySQL refuses local infile; SQLite always uses
-	// prepared INSERTs.
+	// to batched INSERT when the target refuses it (local infile off, a
+	// sharding proxy that does not route it); SQLite always uses prepared
+	// INSERTs.
 	MethodAuto Method = "auto"
 	// MethodBulk requires the bulk path (an error if the server refuses it;
 	// SQLite still uses INSERT, it has no bulk path).
@@ -106,6 +107,58 @@ const LocalInfileWarning = "the MySQL server refused LOAD DATA LOCAL INFILE (%v)
 	"loading the rest with batched INSERT, which is several times slower. " +
 	"Enable bulk loading on the server with `SET GLOBAL local_infile=1` (or local_infile=1 in its configuration)"
 
+// errInsertFallback marks a unit whose bulk statement was refused under
+// MethodAuto: the loader rolls the unit back and runs it again, now with
+// INSERT (on PostgreSQL a failed COPY aborts the transaction).
+var errInsertFallback = errors.New("bulk path refused; retry the unit with INSERT")
+
+// bulkFailed handles a failed LOAD DATA (MySQL) or COPY (PostgreSQL) into
+// table after rows rows were streamed. A statement the target answered
+// with an error before any row was streamed (through a proxy: at any
+// point) is a refusal: under MethodAuto
+// the whole load switches to INSERT with one warning naming the real cause
+// (the proxy that the server version reveals, or the server, with its
+// message), and errInsertFallback asks for the unit to be run again.
+// Anything else (a failure mid-stream, a lost connection, MethodBulk) is
+// returned with context.
+func (b *bulkState) bulkFailed(conn target.Conn, table, stmt string, rows int64, err error) error {
+	proxy := target.ProxyName(conn.ServerVersion())
+	// Through a proxy a refusal may come after the rows were streamed (the
+	// ShardingSphere 5.1 PostgreSQL frontend passes COPY to a storage node
+	// under the logical name): the unit is rolled back and run again, so
+	// nothing is loaded twice.
+	refused := (rows == 0 || proxy != "") && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
+	if refused && b.method == MethodAuto {
+		if b.refused.CompareAndSwap(false, true) {
+			b.warn(refusalWarning(proxy, stmt, table, err))
+		}
+		return errInsertFallback
+	}
+	switch {
+	case refused && proxy != "":
+		return fmt.Errorf("%s into %s: %w (%s does not pass %s on to its storage nodes: use --load-method insert)",
+			stmt, table, err, proxy, stmt)
+	case IsLocalInfileRefused(err):
+		return fmt.Errorf("%s into %s: %w (enable it with `SET GLOBAL local_infile=1` or use --load-method insert)", stmt, table, err)
+	}
+	return fmt.Errorf("%s into %s: %w", stmt, table, err)
+}
+
+// refusalWarning is the message of a fallback to INSERT: through a proxy it
+// names the proxy and gives no server setting to change; on a MySQL server
+// with local_infile off it gives the setting.
+func refusalWarning(proxy, stmt, table string, err error) string {
+	switch {
+	case proxy != "":
+		return fmt.Sprintf("%s refused %s into %s (%v): a sharding proxy routes rows one statement at a time, "+
+			"so the load goes on with batched INSERT, which is several times slower", proxy, stmt, table, err)
+	case IsLocalInfileRefused(err):
+		return fmt.Sprintf(LocalInfileWarning, err)
+	}
+	return fmt.Sprintf("the target refused %s into %s (%v); loading the rest with batched INSERT, "+
+		"which is several times slower", stmt, table, err)
+}
+
 // execLoadData runs a LOAD DATA statement on conn; tests replace it to
 // simulate a server that refuses local infile.
 var execLoadData = func(ctx context.Context, conn *sql.Conn, q string) error {
@@ -128,7 +181,7 @@ func Write(ctx context.Context, s *Session, table string, src RowSource, c *Coun
 		s.bulk = b
 	}
 	kind := s.Conn.Kind()
-	if b.method == MethodInsert || kind == target.SQLite || (kind == target.MySQL && b.refused.Load()) {
+	if b.method == MethodInsert || kind == target.SQLite || b.refused.Load() {
 		b.used(table, PathInsert)
 		return Insert(ctx, s, table, src, c)
 	}
@@ -139,22 +192,11 @@ func Write(ctx context.Context, s *Session, table string, src RowSource, c *Coun
 			break
 		}
 		rd := NewCSVReader(src, CSVMySQL, c)
-		err := loadData(ctx, conn, table, src.Columns(), rd)
-		if err == nil {
-			b.used(table, PathLoadData)
-			return rd.Rows(), nil
+		if err := loadData(ctx, conn, table, src.Columns(), rd); err != nil {
+			return rd.Rows(), b.bulkFailed(s.Conn, table, "LOAD DATA LOCAL INFILE", rd.Rows(), err)
 		}
-		if IsLocalInfileRefused(err) && rd.Rows() == 0 && b.method == MethodAuto {
-			if b.refused.CompareAndSwap(false, true) {
-				b.warn(fmt.Sprintf(LocalInfileWarning, err))
-			}
-			b.used(table, PathInsert)
-			return Insert(ctx, s, table, src, c)
-		}
-		if IsLocalInfileRefused(err) {
-			return rd.Rows(), fmt.Errorf("LOAD DATA LOCAL INFILE into %s: %w (enable it with `SET GLOBAL local_infile=1` or use --load-method insert)", table, err)
-		}
-		return rd.Rows(), fmt.Errorf("LOAD DATA LOCAL INFILE into %s: %w", table, err)
+		b.used(table, PathLoadData)
+		return rd.Rows(), nil
 	case target.Postgres:
 		conn, ok := s.Conn.Raw().(*pgx.Conn)
 		if !ok {
@@ -163,7 +205,7 @@ func Write(ctx context.Context, s *Session, table string, src RowSource, c *Coun
 		rd := NewCSVReader(src, CopyText, c)
 		q := "COPY " + table + " (" + strings.Join(src.Columns(), ",") + ") FROM STDIN WITH (FORMAT text, DELIMITER ',')"
 		if _, err := conn.PgConn().CopyFrom(ctx, rd, q); err != nil {
-			return rd.Rows(), fmt.Errorf("COPY into %s: %w", table, err)
+			return rd.Rows(), b.bulkFailed(s.Conn, table, "COPY", rd.Rows(), err)
 		}
 		b.used(table, PathCopy)
 		return rd.Rows(), nil

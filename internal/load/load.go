@@ -162,11 +162,12 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 				fail(fmt.Errorf("loader connect: %w", err))
 				return
 			}
-			defer conn.Close()
 			s := NewSession(conn)
 			s.bulk = bulk
+			defer func() { s.Conn.Close() }()
 			for st := range work {
-				if err := runUnit(ctx, s, st, opts.Finish); err != nil {
+				var err error
+				if s, err = runUnit(ctx, d, s, st, opts.Finish); err != nil {
 					fail(err)
 					return
 				}
@@ -200,7 +201,32 @@ func Run(ctx context.Context, d Dialer, units []Unit, opts Options) (Stats, erro
 		Methods: bulk.methods(), Warnings: warnings}, firstErr
 }
 
-func runUnit(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {
+// runUnit runs one unit in its own transaction. A unit whose bulk
+// statement was refused (errInsertFallback) is rolled back and run once
+// more, by then with INSERT; if the refusing proxy dropped the session
+// (ShardingSphere's PostgreSQL frontend after a COPY), on a new one. It
+// returns the session to go on with.
+func runUnit(ctx context.Context, d Dialer, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) (*Session, error) {
+	err := runUnitOnce(ctx, s, st, finish)
+	if !errors.Is(err, errInsertFallback) {
+		return s, err
+	}
+	err = runUnitOnce(ctx, s, st, finish)
+	if target.Classify(err) == target.ClassLostConnection && ctx.Err() == nil {
+		conn, cerr := d.Connect(ctx)
+		if cerr != nil {
+			return s, fmt.Errorf("%w (reconnect after the bulk refusal: %v)", err, cerr)
+		}
+		s.Conn.Close()
+		ns := NewSession(conn)
+		ns.bulk = s.bulk
+		s = ns
+		err = runUnitOnce(ctx, s, st, finish)
+	}
+	return s, err
+}
+
+func runUnitOnce(ctx context.Context, s *Session, st *unitState, finish func(context.Context, *Session, *Unit) error) error {
 	u := st.u
 	if err := ctx.Err(); err != nil {
 		return err

@@ -98,16 +98,20 @@ type Meta struct {
 	// so that `benchpress merge` recomputes them from merged counts. Nil:
 	// the family's figures merge generically.
 	Summarizer func(r *results.Run) (workload.Summarizer, []string, error)
+	// Extra are further commands of the family (tpcc shard-rules), listed
+	// after cleanup.
+	Extra []Command
 }
 
 // Commands returns the subcommands other than run: prepare, check (if
-// any), cleanup.
+// any), cleanup, then the extra ones.
 func (m *Meta) Commands() []Command {
 	out := []Command{m.Prepare}
 	if m.Check != nil {
 		out = append(out, *m.Check)
 	}
-	return append(out, m.Cleanup)
+	out = append(out, m.Cleanup)
+	return append(out, m.Extra...)
 }
 
 var families = map[string]*Meta{}

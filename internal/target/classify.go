@@ -63,6 +63,11 @@ func classifyMySQL(n uint16) Class {
 		return ClassLockTimeout
 	case 1020: // ER_CHECKREAD: MariaDB snapshot isolation write conflict
 		return ClassSerialization
+	case 9007, // TiDB: write conflict (optimistic transaction lost to a concurrent write)
+		8002, // TiDB: SELECT ... FOR UPDATE write conflict (optimistic)
+		8022, // TiDB: error in transaction commit, retry the transaction
+		8028: // TiDB: "Information schema is changed" (DDL during the transaction)
+		return ClassSerialization
 	case 1062, 1586, // duplicate key
 		1451, 1452, // foreign key
 		1048, 1364, // NOT NULL, no default
@@ -89,7 +94,7 @@ func classifyPostgres(code string) Class {
 	switch {
 	case code == "40P01":
 		return ClassDeadlock
-	case code == "40001":
+	case code == "40001": // also CockroachDB's "restart transaction" retry errors
 		return ClassSerialization
 	case code == "55P03":
 		return ClassLockTimeout

@@ -93,11 +93,15 @@ func prepareTable(ctx context.Context, conn target.Conn, o *Options, n, rows int
 	}
 	// The values are digits and dashes only, so they are inlined as
 	// literals (as sysbench does) instead of thousands of placeholders.
+	// Through a sharding proxy the ids are always given: an AUTO_INCREMENT
+	// of each shard would repeat them, and the proxy routes on id.
+	proxy := target.ProxyName(conn.ServerVersion()) != ""
+	perStmt := prepareBatchRows
 	var b []byte
 	for done := 0; done < rows; {
-		batch := min(prepareBatchRows, rows-done)
+		batch := min(perStmt, rows-done)
 		b = b[:0]
-		if o.AutoInc {
+		if o.AutoInc && !proxy {
 			b = append(b, "INSERT INTO "+tableName(n)+" (k, c, pad) VALUES "...)
 		} else {
 			b = append(b, "INSERT INTO "+tableName(n)+" (id, k, c, pad) VALUES "...)
@@ -107,7 +111,7 @@ func prepareTable(ctx context.Context, conn target.Conn, o *Options, n, rows int
 				b = append(b, ',')
 			}
 			b = append(b, '(')
-			if !o.AutoInc {
+			if !o.AutoInc || proxy {
 				b = strconv.AppendInt(b, int64(done+i+1), 10)
 				b = append(b, ',')
 			}
@@ -119,6 +123,12 @@ func prepareTable(ctx context.Context, conn target.Conn, o *Options, n, rows int
 			b = append(b, "')"...)
 		}
 		if _, err := conn.Exec(ctx, string(b)); err != nil {
+			if batch > 1 && target.RefusedByProxy(conn, err) {
+				// The proxy cannot route one INSERT to several shards:
+				// the rest goes one row per statement.
+				perStmt = 1
+				continue
+			}
 			return fmt.Errorf("insert rows %d..%d: %w", done+1, done+batch, err)
 		}
 		done += batch

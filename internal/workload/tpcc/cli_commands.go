@@ -49,8 +49,10 @@ every other table per warehouse), each unit in its own transaction that also rec
 it as done, so that an interrupted load can be continued with --resume.
 
 Rows are streamed with the server's bulk path (--load-method auto): LOAD DATA LOCAL
-INFILE on MySQL/MariaDB (the server needs local_infile=1; otherwise benchpress warns
-once and falls back to batched INSERT), COPY on PostgreSQL, prepared INSERTs on SQLite.`,
+INFILE on MySQL/MariaDB, COPY on PostgreSQL, prepared INSERTs on SQLite. When the
+target refuses the bulk path (a server with local_infile=0, a sharding proxy that
+does not route LOAD DATA or COPY), benchpress warns once, naming the cause, and
+loads with batched INSERT.`,
 	Example: `  benchpress tpcc prepare --target mysql://bench@127.0.0.1:3306/tpcc --warehouses 4 --threads 2
   PGPASSWORD=secret benchpress tpcc prepare --target postgres://bench@db:5432/tpcc --warehouses 100 --threads 8 --drop
   benchpress tpcc prepare --target mysql://bench@proxy:3307/tpcc --names bmsql --warehouses 1000

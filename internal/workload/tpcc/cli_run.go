@@ -25,10 +25,14 @@ type RunOptions struct {
 	mix        string
 	seed       uint64
 	check      bool
+	txnShape   string
+	shard      shardFlags
 
 	// Resolved by Resolve.
 	scheme Names
 	deck   [NumOps]int
+	shape  TxnShape
+	shards Sharding
 }
 
 // NewRunOptions returns the defaults (as registered on a flag set).
@@ -67,6 +71,8 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.IntVar(&r.MaxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
+	o.shard.register(fs)
+	fs.StringVar(&o.txnShape, "txn-shape", "auto", "New-Order/Delivery statement shape: batched (one statement for all lines/districts), per-line (one per line/district, for sharding proxies that cannot route row-value IN or multi-row CASE), or auto (per-line through a sharding proxy the server version names, else batched)")
 }
 
 // Resolve implements registry.RunOptions: every flag problem at once.
@@ -86,6 +92,12 @@ func (o *RunOptions) Resolve(_ string, fs *pflag.FlagSet) []error {
 		errs = append(errs, err)
 	}
 	o.scheme = names
+	if o.shape, err = ParseTxnShape(o.txnShape); err != nil {
+		errs = append(errs, &usage.Error{Err: err})
+	}
+	if o.shards, err = o.shard.resolve(); err != nil {
+		errs = append(errs, err)
+	}
 	return errs
 }
 
@@ -101,6 +113,8 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 		return nil, err
 	}
 	meta, err := ReadMeta(ctx, admin, names)
+	version := admin.ServerVersion()
+	shape := o.shape.Resolve(version)
 	admin.Close()
 	if err != nil {
 		return nil, err
@@ -116,26 +130,32 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed}
+	cfg := Config{Warehouses: w, Mix: o.deck, Wait: o.Runner.Wait, Names: names, Seed: seed, Shape: shape, Sharding: o.shards}
 	wl, err := New(cfg, meta)
 	if err != nil {
 		return nil, &usage.Error{Err: err}
 	}
 	if !quiet {
+		if shape != o.shape && shape == ShapePerLine {
+			fmt.Fprintf(env.Err, "note: %s: New-Order and Delivery run one statement per line/district (--txn-shape per-line; --txn-shape batched to override)\n",
+				target.ProxyName(version))
+		}
 		for _, warn := range cfg.MixWarnings() {
 			fmt.Fprintln(env.Err, "warning: "+warn)
 		}
 	}
 	spec := &registry.Spec{
-		Name: "tpcc", Workload: wl, Unit: "transaction", Print: console.Summary, Live: liveLine,
+		Name: "tpcc", Workload: wl, Unit: "transaction", Print: printSummary, Live: liveLine,
 		Runner: o.Runner,
 		Config: map[string]any{
 			"warehouses": w, "terminals": o.Runner.Terminals, "mix": mixString(o.deck), "wait": o.Runner.Wait,
 			"warmup": o.Runner.Warmup.String(), "duration": o.Runner.Duration.String(), "names": names.Scheme,
 			"isolation": registry.IsoOrDefault(o.TF.Isolation), "statement_mode": o.TF.StatementMode,
 			"max_retries": o.Runner.MaxRetries, "seed": seed, "loaded_warehouses": meta.Warehouses,
+			"txn_shape": string(shape),
 		},
 	}
+	shardConfig(o.shards, spec.Config)
 	if o.check {
 		spec.After = func(ctx context.Context, conn *target.Connector, run *results.Run) error {
 			checks, err := runCheck(ctx, conn, names, false)

@@ -98,6 +98,17 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 		return metrics.OK, nil
 	}
 
+	if t.w.cfg.Shape == ShapePerLine {
+		if err := t.deliveryDistricts(ctx, now); err != nil {
+			_ = t.rollback(ctx)
+			return metrics.Failed, err
+		}
+		if err := t.commit(ctx); err != nil {
+			return t.fail(ctx, txn, "commit", err)
+		}
+		t.ex[exDeliverySkipped] += skipped
+		return metrics.OK, nil
+	}
 	st, err := t.lazy(ctx, d.delNewOrders[:], k, delNewOrdersSQL)
 	if err != nil {
 		return t.fail(ctx, txn, "prepare delete new_order", err)

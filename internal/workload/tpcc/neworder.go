@@ -172,7 +172,7 @@ func (t *Terminal) drawNewOrder() {
 			}
 		}
 		l.supply = t.wID
-		if t.nw > 1 && t.r.Range(1, 100) == 1 {
+		if t.canRemote() && t.r.Range(1, 100) == 1 {
 			l.supply = t.otherWarehouse()
 			n.allLocal = 0
 			n.remote++
@@ -250,6 +250,16 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if _, err := t.exec(ctx, n.insNewOrder, a3...); err != nil {
 		return t.fail(ctx, txn, "insert new_order", err)
 	}
+	if t.w.cfg.Shape == ShapePerLine {
+		out, err := t.newOrderLines(ctx)
+		if out == metrics.OK {
+			return t.newOrderCommit(ctx)
+		}
+		if out == metrics.Rollback {
+			t.countNewOrder(false)
+		}
+		return out, err
+	}
 	k := n.olCnt
 	// Clause 2.4.2.2/2.4.2.3: all item lookups in one statement; it is sent
 	// even when the unused id makes it miss.
@@ -268,8 +278,7 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 		if rerr := t.rollback(ctx); rerr != nil {
 			return metrics.Failed, txnErr(txn, "rollback", rerr)
 		}
-		t.ex[exNewOrderLines] += int64(n.olCnt)
-		t.ex[exNewOrderRemoteLines] += n.remote
+		t.countNewOrder(false)
 		return metrics.Rollback, nil
 	}
 
@@ -318,14 +327,21 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "insert order_line", err)
 	}
+	return t.newOrderCommit(ctx)
+}
+
+// newOrderCommit computes the displayed total, commits and counts the
+// order's lines.
+func (t *Terminal) newOrderCommit(ctx context.Context) (metrics.Outcome, error) {
+	const txn = "new_order"
+	n := &t.no
 	// Displayed total (clause 2.4.2.2): Σ ol_amount × (1 − c_discount) ×
 	// (1 + w_tax + d_tax), in 1e-10 cents; display-only.
 	_ = int64(n.amounts) * (10000 - int64(n.cDisc)) * (10000 + int64(n.wTax) + int64(n.dTax))
 	if err := t.commit(ctx); err != nil {
 		return t.fail(ctx, txn, "commit", err)
 	}
-	t.ex[exNewOrderLines] += int64(n.olCnt)
-	t.ex[exNewOrderRemoteLines] += n.remote
+	t.countNewOrder(true)
 	return metrics.OK, nil
 }
 
@@ -413,4 +429,21 @@ func (t *Terminal) stocks(ctx context.Context, st target.Stmt, args []any) error
 		return errStockRows
 	}
 	return nil
+}
+
+// countNewOrder adds a completed New-Order's lines and remote lines and,
+// when sharded and committed, whether a supplying warehouse lay on another
+// shard (a spec rollback ends before the stock rows are touched).
+func (t *Terminal) countNewOrder(committed bool) {
+	n := &t.no
+	t.ex[exNewOrderLines] += int64(n.olCnt)
+	t.ex[exNewOrderRemoteLines] += n.remote
+	if committed && n.remote > 0 && t.sharded {
+		for i := 0; i < n.olCnt; i++ {
+			if t.crossShard(n.lines[i].supply) {
+				t.ex[exCrossShardNewOrder]++
+				break
+			}
+		}
+	}
 }

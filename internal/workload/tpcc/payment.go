@@ -77,7 +77,7 @@ func (t *Terminal) drawPayment() {
 	pa.dID = t.r.Range(1, DistrictsPerWarehouse)
 	pa.remote = false
 	pa.cWID, pa.cDID = t.wID, pa.dID
-	if t.r.Range(1, 100) > 85 && t.nw > 1 {
+	if t.r.Range(1, 100) > 85 && t.canRemote() {
 		pa.remote = true
 		pa.cWID = t.otherWarehouse()
 		pa.cDID = t.r.Range(1, DistrictsPerWarehouse)
@@ -182,6 +182,9 @@ func (t *Terminal) payment(ctx context.Context, fresh bool) (metrics.Outcome, er
 	}
 	if pa.remote {
 		t.ex[exPaymentRemote]++
+		if t.crossShard(pa.cWID) {
+			t.ex[exCrossShardPayment]++
+		}
 	}
 	if pa.byName {
 		t.ex[exPaymentByName]++

@@ -65,7 +65,7 @@ func runPostLoad(ctx context.Context, d load.Dialer, conn target.Conn, jobs []po
 	worker := func(c target.Conn) {
 		defer wg.Done()
 		for j := range work {
-			if err := runJob(ctx, c, j); err != nil && j.what == "create index" {
+			if err := runJob(ctx, c, j); err != nil && j.what == "create index" && !target.IsDuplicateIndex(err) {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err

@@ -13,6 +13,7 @@ tpmC counted from New-Orders completed inside the measurement window.`,
 		Prepare: prepareCommand,
 		Check:   &checkCommand,
 		Cleanup: cleanupCommand,
+		Extra:   []registry.Command{shardRulesCommand},
 		Run: registry.RunCommand{
 			Use:   "run",
 			Short: "Run the TPC-C mix and report tpmC, tpmTOTAL and latency per transaction",

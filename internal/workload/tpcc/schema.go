@@ -105,7 +105,8 @@ func indexNames(n Names) []string {
 }
 
 // missingIndexes returns the DDL of the secondary indexes that do not exist
-// yet (a load into an existing data set finds them).
+// yet (a load into an existing data set finds them). When the catalog
+// cannot be read (a proxy) it returns all of them.
 func missingIndexes(ctx context.Context, conn target.Conn, n Names) ([]string, error) {
 	var q string
 	switch conn.Kind() {
@@ -121,7 +122,10 @@ func missingIndexes(ctx context.Context, conn target.Conn, n Names) ([]string, e
 	for i, ddl := range indexSQL(n) {
 		rows, err := conn.Query(ctx, q, names[i])
 		if err != nil {
-			return nil, fmt.Errorf("look up index %s: %w", names[i], err)
+			// A sharding proxy may not serve the catalog (ShardingSphere
+			// 5.1: "unsupported table"): create them all, and an index
+			// that exists already is not an error (isDuplicateIndex).
+			return indexSQL(n), nil
 		}
 		var cnt int64
 		if rows.Next() {
@@ -162,32 +166,22 @@ func foreignKeySQL(n Names) []string {
 	}
 }
 
-// listTables returns the lower-cased names of the tables in the session's
-// current database/schema.
+// listTables returns the lower-cased names of the tables of every naming
+// scheme (and the metadata table) that the session sees under their logical
+// names. It probes each name (target.TableExists) instead of reading the
+// catalog, so that it tells the truth through a sharding proxy, whose
+// information_schema lists actual tables (warehouse_0, ...) or nothing.
 func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) {
-	var q string
-	switch conn.Kind() {
-	case target.MySQL:
-		q = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
-	case target.Postgres:
-		q = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-	default:
-		q = "SELECT name FROM sqlite_master WHERE type = 'table'"
+	var names []string
+	for _, s := range SchemeNames() {
+		n, _ := NamesFor(s)
+		names = append(names, allTables(n)...)
 	}
-	rows, err := conn.Query(ctx, q)
+	have, err := target.ExistingTables(ctx, conn, names)
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, fmt.Errorf("list tables: %w", err)
-		}
-		out[strings.ToLower(s)] = true
-	}
-	return out, rows.Err()
+	return have, nil
 }
 
 // allTables returns the data tables and the metadata table of n.

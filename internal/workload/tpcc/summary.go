@@ -129,6 +129,9 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 		r.Extra = map[string]any{}
 	}
 	r.Extra["audit"] = audit
+	if w.cfg.Sharding.Enabled() {
+		r.Extra["sharding"] = w.shardingReport(ex, completed, pay, lines)
+	}
 }
 
 // Statements is the number of statement round trips (BEGIN/COMMIT

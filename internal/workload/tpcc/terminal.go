@@ -26,6 +26,13 @@ type Terminal struct {
 	wID, dID int // home warehouse; Stock-Level district (clause 2.8.1.1)
 	nw       int // warehouses in use
 
+	// Sharding (Config.Sharding enabled): the home warehouse's shard and,
+	// with perfect sharding, the other warehouses of that shard, the only
+	// ones remote lines and payments may use.
+	sharded bool
+	shard   int
+	peers   []int
+
 	// fresh is set by Next: the following Exec draws new inputs. A retry
 	// (Exec without Next) re-runs the same inputs.
 	fresh bool
@@ -33,11 +40,13 @@ type Terminal struct {
 	ex    []int64 // counter deltas, indexed like ExtraNames
 	stmts []target.Stmt
 
-	no neworder
-	pa payment
-	os orderStatus
-	dl delivery
-	sl stockLevel
+	no   neworder
+	noPL perLineNO // ShapePerLine statements
+	dlPL perDistrictDL
+	pa   payment
+	os   orderStatus
+	dl   delivery
+	sl   stockLevel
 
 	buf []byte // scratch for text fields (C_LAST, C_DATA)
 }
@@ -54,6 +63,7 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 		buf:  make([]byte, 0, 512),
 	}
 	t.wID, t.dID = Bind(id, w.w)
+	t.bindShard()
 	t.prepareAll(&preparer{t: t})
 	return t, nil
 }
@@ -63,12 +73,18 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 func (t *Terminal) prepareAll(p *preparer) {
 	p.op = OpNewOrder
 	t.no.prepare(p)
+	if t.w.cfg.Shape == ShapePerLine {
+		t.noPL.prepare(p, &t.no)
+	}
 	p.op = OpPayment
 	t.pa.prepare(p)
 	p.op = OpOrderStatus
 	t.os.prepare(p)
 	p.op = OpDelivery
 	t.dl.prepare(p)
+	if t.w.cfg.Shape == ShapePerLine {
+		t.dlPL.prepare(p, &t.dl)
+	}
 	p.op = OpStockLevel
 	t.sl.prepare(p)
 }
@@ -263,8 +279,42 @@ func txnErr(txn, step string, err error) error { return fmt.Errorf("%s: %s: %w",
 // set is not a TPC-C population).
 var errNoCustomer = errors.New("no customer with that last name")
 
-// otherWarehouse returns a uniformly random warehouse ≠ home (requires nw > 1).
+// bindShard sets the home warehouse's shard and, with perfect sharding,
+// the other warehouses of that shard (Config.Sharding enabled).
+func (t *Terminal) bindShard() {
+	if !t.w.cfg.Sharding.Enabled() {
+		return
+	}
+	t.sharded = true
+	t.shard = t.w.layout.of[t.wID]
+	if t.w.cfg.Sharding.Perfect {
+		for _, o := range t.w.layout.peers[t.shard] {
+			if o != t.wID {
+				t.peers = append(t.peers, o)
+			}
+		}
+	}
+}
+
+// canRemote reports whether a remote warehouse exists: W > 1, and with
+// perfect sharding another warehouse on the home shard.
+func (t *Terminal) canRemote() bool {
+	if t.sharded && t.w.cfg.Sharding.Perfect {
+		return len(t.peers) > 0
+	}
+	return t.nw > 1
+}
+
+// crossShard reports whether warehouse w is on another shard than home.
+func (t *Terminal) crossShard(w int) bool { return t.sharded && t.w.layout.of[w] != t.shard }
+
+// otherWarehouse returns a uniformly random warehouse ≠ home (requires
+// canRemote): any of the W, or with perfect sharding one of the home
+// shard's.
 func (t *Terminal) otherWarehouse() int {
+	if len(t.peers) > 0 {
+		return t.peers[t.r.Range(0, len(t.peers)-1)]
+	}
 	x := t.r.Range(1, t.nw-1)
 	if x >= t.wID {
 		x++

@@ -27,6 +27,13 @@ type Config struct {
 	Names Names
 	// Seed makes every terminal's random stream and C-run reproducible.
 	Seed uint64
+	// Shape is the statement shape of New-Order and Delivery ("" is
+	// ShapeBatched); ShapePerLine for proxies that cannot route the
+	// batched statements.
+	Shape TxnShape
+	// Sharding describes the shards of a sharded deployment (off with
+	// Shards < 2): placement, perfect sharding, cross-shard counting.
+	Sharding Sharding
 }
 
 // Extra counter indexes (Workload.Extras order), reference §1.9 audit.
@@ -38,6 +45,8 @@ const (
 	exOrderStatusByName
 	exDeliverySkipped
 	exStatements
+	exCrossShardNewOrder
+	exCrossShardPayment
 	numExtras
 )
 
@@ -48,6 +57,7 @@ const (
 var ExtraNames = []string{
 	"new_order_lines", "new_order_remote_lines", "payment_remote", "payment_by_name",
 	"order_status_by_name", "delivery_skipped_districts", "statements",
+	"cross_shard_new_order", "cross_shard_payment",
 }
 
 // Workload is a configured TPC-C run. It holds no mutable state shared by
@@ -59,6 +69,8 @@ type Workload struct {
 	deck    []int8
 	cRun    int      // C for C_LAST at run time (clause 2.1.6.1)
 	created sync.Map // terminal id -> *atomic.Uint64: times created
+
+	layout shardLayout // with cfg.Sharding enabled
 
 	replOnce sync.Once
 	repl     *strings.Replacer // table names and FOR UPDATE; one target kind per workload
@@ -93,16 +105,21 @@ func New(cfg Config, meta Meta) (*Workload, error) {
 		errs = append(errs, fmt.Errorf("%w: NURand constants out of range (C_LAST %d, C_ID %d, OL_I_ID %d)",
 			workload.ErrNotPrepared, meta.CLoadLast, meta.CID, meta.COLIID))
 	}
+	errs = append(errs, cfg.Sharding.Validate(w)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &Workload{
+	wl := &Workload{
 		cfg:  cfg,
 		meta: meta,
 		w:    w,
 		deck: buildDeck(cfg.Mix),
 		cRun: ChooseCRun(meta.CLoadLast, cfg.Seed),
-	}, nil
+	}
+	if cfg.Sharding.Enabled() {
+		wl.layout = newShardLayout(cfg.Sharding, w)
+	}
+	return wl, nil
 }
 
 // Validate returns every problem with the configuration (mix weights

@@ -106,6 +106,12 @@ func (w *Workload) loadRange(ctx context.Context, d Dialer, stream uint64, lo, h
 			}
 		}
 		if _, err := st.Exec(ctx, args...); err != nil {
+			if n > 1 && target.RefusedByProxy(conn, err) {
+				// A sharding proxy that cannot route one INSERT to
+				// several shards: send the rest one row per statement.
+				batch = 1
+				continue
+			}
 			return err
 		}
 		k += int64(n)

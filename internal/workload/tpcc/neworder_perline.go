@@ -1,0 +1,95 @@
+package tpcc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+)
+
+// perLineNO holds the New-Order statements of ShapePerLine.
+type perLineNO struct {
+	selItem, updStock, insLine target.Stmt
+	selStock                   [DistrictsPerWarehouse + 1]target.Stmt // by district: s_dist_DD
+	dItem                      []any
+	dStock                     []any
+	a1, a5                     []any
+	a9                         []any
+}
+
+func (p *perLineNO) prepare(pr *preparer, n *neworder) {
+	p.selItem = pr.stmt("SELECT i_price, i_name, i_data FROM {item} WHERE i_id = ?")
+	p.updStock = pr.stmt("UPDATE {stock} SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, " +
+		"s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?")
+	p.insLine = pr.stmt(insLinesSQL(1))
+	for d := 1; d <= DistrictsPerWarehouse; d++ {
+		p.selStock[d] = pr.stmt(fmt.Sprintf("SELECT s_quantity, s_data, s_dist_%02d, s_ytd, s_order_cnt, s_remote_cnt "+
+			"FROM {stock} WHERE s_w_id = ? AND s_i_id = ?{fu}", d))
+	}
+	p.dItem = []any{&n.iPrice, &n.iName, &n.iData}
+	p.dStock = []any{&n.sQty, &n.sData, &n.sDist, &n.sYtd, &n.sOrd, &n.sRem}
+	p.a1, p.a5, p.a9 = make([]any, 1), make([]any, 5), make([]any, 9)
+}
+
+// newOrderLines runs the per-line part of New-Order (clause 2.4.2.2) in
+// ShapePerLine, after the order and new_order rows are in: every item is
+// looked up in line order (a missing one, the 1 % unused id on the last
+// line, rolls back), then per line in (supply, i_id) order the stock row is
+// read with a lock, updated, and the order line inserted. It returns
+// metrics.Rollback for the spec rollback, with the transaction rolled back.
+func (t *Terminal) newOrderLines(ctx context.Context) (metrics.Outcome, error) {
+	const txn = "new_order"
+	n, p := &t.no, &t.noPL
+	k := n.olCnt
+	for i := 0; i < k; i++ {
+		p.a1[0] = n.lines[i].iID
+		err := t.row(ctx, p.selItem, p.dItem, p.a1...)
+		if errors.Is(err, target.ErrNoRows) {
+			// Clause 2.4.2.3: "Item number is not valid" -> roll back.
+			if rerr := t.rollback(ctx); rerr != nil {
+				return metrics.Failed, txnErr(txn, "rollback", rerr)
+			}
+			return metrics.Rollback, nil
+		}
+		if err != nil {
+			return t.fail(ctx, txn, "select item", err)
+		}
+		n.price[i] = int64(n.iPrice)
+		n.brandOK[i] = strings.Contains(n.iData, "ORIGINAL")
+	}
+	n.amounts = 0
+	for _, i := range n.order[:k] {
+		l := &n.lines[i]
+		a2 := n.a2
+		a2[0], a2[1] = l.supply, l.iID
+		if err := t.row(ctx, p.selStock[n.dID], p.dStock, a2...); err != nil {
+			return t.fail(ctx, txn, "select stock", err)
+		}
+		q := n.sQty - int64(l.qty)
+		if n.sQty < int64(l.qty)+10 {
+			q += 91
+		}
+		remote := 0
+		if l.supply != t.wID {
+			remote = 1
+		}
+		_ = n.brandOK[i] && strings.Contains(n.sData, "ORIGINAL") // display-only
+		a5 := p.a5
+		a5[0], a5[1], a5[2], a5[3], a5[4] = q, l.qty, remote, l.supply, l.iID
+		if _, err := t.exec(ctx, p.updStock, a5...); err != nil {
+			return t.fail(ctx, txn, "update stock", err)
+		}
+		amount := target.Cents(int64(l.qty) * n.price[i])
+		n.amounts += amount
+		a9 := p.a9
+		a9[0], a9[1], a9[2], a9[3], a9[4], a9[5], a9[6], a9[7], a9[8] =
+			n.oID, n.dID, t.wID, l.number, l.iID, l.supply, l.qty, amount, n.sDist
+		if _, err := t.exec(ctx, p.insLine, a9...); err != nil {
+			return t.fail(ctx, txn, "insert order_line", err)
+		}
+	}
+	return metrics.OK, nil
+}
