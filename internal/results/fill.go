@@ -5,8 +5,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"benchpress/internal/errclass"
 	"benchpress/internal/metrics"
-	"benchpress/internal/target"
 )
 
 // Fill sets the generic figures of r from the measurement window's snapshot
@@ -24,7 +24,7 @@ func Fill(r *Run, cum *metrics.Snapshot, ops []string, secs float64) {
 		okN += c.OK + c.Rollback
 		errN += c.Errors()
 		retries += c.Retries
-		for cl := target.Class(1); cl < target.NumClasses; cl++ {
+		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
 			if c.Errs[cl] > 0 {
 				r.ErrorsByClass[cl.String()] += c.Errs[cl]
 			}
@@ -55,11 +55,11 @@ func Snapshot(r *Run, extraNames []string) (*metrics.Snapshot, error) {
 		c := &s.Counts[i]
 		c.OK, c.Rollback, c.Retries = o.Count-o.Rollbacks, o.Rollbacks, o.Retries
 		var classified int64
-		for cl := target.Class(1); cl < target.NumClasses; cl++ {
+		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
 			c.Errs[cl] = o.ErrClasses[cl.String()]
 			classified += c.Errs[cl]
 		}
-		c.Errs[target.ClassOther] += o.Errors - classified // errors saved without a class
+		c.Errs[errclass.Other] += o.Errors - classified // errors saved without a class
 		for _, h := range []struct {
 			key string
 			dst **hdr.Histogram
