@@ -63,6 +63,31 @@ func mustCLI(t *testing.T, args ...string) (stdout, stderr string) {
 	return out, errs
 }
 
+// proxyRun runs a benchmark through the proxy and wants exit 0. A run judged
+// degraded only for outages (exit 11) is accepted with a log line: a
+// deadlock across shards is detected by neither storage node and ends only
+// at the proxy's lock wait timeout, which can stall every terminal for a
+// few seconds; the verdict says so truthfully, and the counts checked by
+// the caller must hold all the same. Any other verdict reason fails.
+func proxyRun(t *testing.T, jsonPath string, args ...string) {
+	t.Helper()
+	out, errs, code := runCLI(t, nil, args...)
+	switch code {
+	case 0:
+		return
+	case ExitDegraded:
+		r := readRun(t, jsonPath)
+		for _, reason := range r.VerdictReasons {
+			if !strings.HasPrefix(reason, "outage:") {
+				t.Fatalf("%s: degraded for %q\n%s\n%s", strings.Join(args[:2], " "), reason, errs, out)
+			}
+		}
+		t.Logf("%s: degraded by a cross-shard lock wait (accepted): %v", strings.Join(args[:2], " "), r.VerdictReasons)
+	default:
+		t.Fatalf("%s: exit %d\n%s\n%s", strings.Join(args[:2], " "), code, errs, out)
+	}
+}
+
 // TestTPCCThroughShardingProxy: TPC-C sharded by warehouse (MOD 2 on the
 // *_w_id columns, ITEM broadcast) over two MariaDB databases. prepare with
 // the default load method falls back from LOAD DATA to INSERT naming the
@@ -93,7 +118,7 @@ func TestTPCCThroughShardingProxy(t *testing.T) {
 	}
 	before := orders()
 	js := filepath.Join(t.TempDir(), "r.json")
-	mustCLI(t, "tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "5s",
+	proxyRun(t, js, "tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "5s",
 		"--report-interval", "0", "--json", js, "--check")
 	r := readRun(t, js)
 	if r.Summary.Errors != 0 {
@@ -143,7 +168,11 @@ func TestSysbenchThroughShardingProxy(t *testing.T) {
 	runCLI(t, nil, append([]string{"sysbench", "cleanup", "oltp_read_write"}, common...)...)
 	mustCLI(t, append([]string{"sysbench", "prepare", "oltp_read_write", "--threads", "2"}, common...)...)
 	js := filepath.Join(t.TempDir(), "sb.json")
-	mustCLI(t, append([]string{"sysbench", "run", "oltp_read_write", "--threads", "8", "--time", "5", "--json", js}, common...)...)
+	// Uniform ids: with sysbench's default "special" distribution 8 threads
+	// on 2 x 2000 rows queue on ~40 hot rows, and a deadlock across the two
+	// shards (which neither MariaDB sees) waits out the proxy's 5 s lock
+	// wait, stalling every thread: a degraded run, correctly judged so.
+	proxyRun(t, js, append([]string{"sysbench", "run", "oltp_read_write", "--threads", "8", "--time", "5", "--rand-type", "uniform", "--json", js}, common...)...)
 	r := readRun(t, js)
 	if r.Summary.Errors != 0 || r.Summary.Transactions == 0 {
 		t.Errorf("%d transactions, %d errors (by class %v)", r.Summary.Transactions, r.Summary.Errors, r.ErrorsByClass)
@@ -167,7 +196,7 @@ func TestYCSBThroughShardingProxy(t *testing.T) {
 	runCLI(t, nil, "ycsb", "cleanup", "--target", url)
 	mustCLI(t, "ycsb", "load", "a", "--target", url, "--records", "2000", "--threads", "2")
 	js := filepath.Join(t.TempDir(), "y.json")
-	mustCLI(t, "ycsb", "run", "a", "--target", url, "--records", "2000", "--threads", "8", "--time", "5", "--json", js)
+	proxyRun(t, js, "ycsb", "run", "a", "--target", url, "--records", "2000", "--threads", "8", "--time", "5", "--json", js)
 	r := readRun(t, js)
 	if r.Summary.Errors != 0 || r.Summary.Transactions == 0 {
 		t.Errorf("%d operations, %d errors (by class %v)", r.Summary.Transactions, r.Summary.Errors, r.ErrorsByClass)
