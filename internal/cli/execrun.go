@@ -195,7 +195,7 @@ func writeJSON(app *App, path string, run *results.Run) error {
 		return nil
 	}
 	if path == "-" {
-		return writeResultLine(app.Out, run)
+		return results.WriteLine(app.Out, run)
 	}
 	if err := results.Write(path, run); err != nil {
 		return err
@@ -214,7 +214,7 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	}
 	results.Rejudge(run)
 	print(app.Out, run)
-	printWatch(app.Out, run)
+	console.PrintWatch(app.Out, run)
 	console.Partitions(app.Out, run)
 	console.Verdict(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {

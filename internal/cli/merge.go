@@ -37,7 +37,7 @@ result: report, compare and sweeps read it as any other.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*results.Run
 			for _, p := range args[1:] {
-				rs, err := readResults(p)
+				rs, err := results.ReadAll(p)
 				if err != nil {
 					return &UsageError{Err: err}
 				}

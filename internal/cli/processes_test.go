@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,29 +45,3 @@ func TestChildArgs(t *testing.T) {
 		t.Errorf("stepArgs = %q passes --processes to a child", args)
 	}
 }
-
-// TestReadResultLines: merge reads result lines out of kubectl logs, also
-// with kubectl's --prefix, and says so when there are none.
-func TestReadResultLines(t *testing.T) {
-	dir := t.TempDir()
-	logs := dir + "/pods.log"
-	body := "[pod/j-0-abc/benchpress] connecting ...\n" +
-		"[pod/j-0-abc/benchpress] " + resultLinePrefix + `{"format_version":1,"workload":"tpcc","partition":{"index":0,"count":2}}` + "\n" +
-		resultLinePrefix + `{"format_version":1,"workload":"tpcc","partition":{"index":1,"count":2}}` + "\n"
-	if err := writeFile(logs, body); err != nil {
-		t.Fatal(err)
-	}
-	runs, err := readResults(logs)
-	if err != nil || len(runs) != 2 || runs[1].Partition.Index != 1 {
-		t.Fatalf("readResults = %v, %v", runs, err)
-	}
-	empty := dir + "/empty.log"
-	if err := writeFile(empty, "nothing here\n"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := readResults(empty); err == nil || !strings.Contains(err.Error(), "benchpress-result") {
-		t.Errorf("no result lines: %v", err)
-	}
-}
-
-func writeFile(path, body string) error { return os.WriteFile(path, []byte(body), 0o644) }
