@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"benchpress/internal/console"
+	"benchpress/internal/partition"
 	"benchpress/internal/results"
 )
 
@@ -73,4 +75,17 @@ func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 		return nil, &UsageError{Err: fmt.Errorf("merge: %w", err)}
 	}
 	return merged, err
+}
+
+// runLocal runs the partitions of a run as local child processes of this
+// binary (partition.RunLocal) and merges their results.
+func runLocal(ctx context.Context, app *App, p *partition.Flags, children func() []string, quiet bool) (*results.Run, error) {
+	parts, err := partition.RunLocal(ctx, p, partition.Local{Executable: app.Executable, Children: children, Err: app.Err, Quiet: quiet})
+	if errors.Is(err, partition.ErrLocalInterrupted) {
+		return nil, ErrInterrupted
+	}
+	if err != nil {
+		return nil, err
+	}
+	return mergeRuns(parts, app.policy.minSuccess)
 }
