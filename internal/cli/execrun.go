@@ -10,6 +10,7 @@ import (
 	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
+	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -54,12 +55,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			}
 		}
 	}
-	watch := startRunWatch(ctx, app, spec)
-	watch.hook(&cfg)
-	cfg.OnPhase = watchPhases(ctx, watch, cfg.OnPhase)
+	watch := runwatch.Start(ctx, app.watch, runwatch.Spec{Name: spec.Name, Ops: spec.Workload.Ops(),
+		Terminals: spec.Runner.Terminals, Connector: spec.Connector})
+	watch.Hook(ctx, &cfg)
 	if cfg.Warmup == 0 {
 		startAcct()
-		watch.measure(ctx)
+		watch.Measure(ctx)
 	}
 	if spec.Part != nil {
 		cfg.Sync = spec.Part.Sync(spec.Connector)
@@ -77,7 +78,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
-		watch.finish(ctx, &results.Run{}, started, started)
+		watch.Finish(ctx, &results.Run{}, started, started)
 		return nil, withHint(err)
 	}
 	run := assemble(app, spec, res, started)
@@ -87,7 +88,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if acct != nil {
 		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
 	}
-	watch.finish(ctx, run, res.MeasureFrom, res.MeasureTo)
+	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted
 	if interrupted {
 		run.Status = "interrupted"
