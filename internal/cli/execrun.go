@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"benchpress/internal/console"
+	"benchpress/internal/monitor"
 	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
@@ -39,8 +40,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if live == nil {
 		live = genericLiveLine
 	}
-	var acct *selfAccount
-	startAcct := func() { acct = startSelfAccount() }
+	var acct *monitor.Self
+	startAcct := func() { acct = monitor.StartSelf() }
 	if !spec.Quiet && cfg.ReportInterval > 0 {
 		cfg.OnReport = func(r runner.Report) { fmt.Fprintln(app.Err, live(r)) }
 	}
@@ -69,7 +70,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
-	plan, err := planPreparedStatements(ctx, spec)
+	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
 	}
 	if acct != nil {
-		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
+		run.Driver = acct.DriverFigures(run, statementsOf(spec.Workload, res.Cumulative))
 	}
 	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted

@@ -9,6 +9,7 @@ import (
 
 	"benchpress/internal/console"
 	"benchpress/internal/partition"
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
@@ -64,7 +65,7 @@ func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 	// A result that is not a partition that ended ok is refused by Merge;
 	// its configuration may be incomplete, so nothing is rebuilt from it.
 	if len(parts) > 0 && parts[0].Partition != nil && parts[0].Status == "ok" {
-		if sum, names, err := mergeSummarizer(parts[0]); err != nil {
+		if sum, names, err := registry.MergeSummarizer(parts[0]); err != nil {
 			return nil, err
 		} else if sum != nil {
 			opts.Summarize, opts.ExtraNames = sum, names
