@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"benchpress/internal/registry"
+	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
 )
 
@@ -22,7 +23,7 @@ type App struct {
 	MySQLClient string
 	// watch holds the watching flags (--watch, --metrics-addr...; see
 	// addWatchFlags), set by NewRoot.
-	watch *watchOpts
+	watch *runwatch.Options
 	// TuneProcess, when set, applies the process-wide settings for a run
 	// of the given number of terminals (the soft memory limit) and returns
 	// the function restoring them; they stay at the process edge,

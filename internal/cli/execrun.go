@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"benchpress/internal/console"
+	"benchpress/internal/monitor"
 	"benchpress/internal/partition"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
+	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -38,8 +40,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if live == nil {
 		live = genericLiveLine
 	}
-	var acct *selfAccount
-	startAcct := func() { acct = startSelfAccount() }
+	var acct *monitor.Self
+	startAcct := func() { acct = monitor.StartSelf() }
 	if !spec.Quiet && cfg.ReportInterval > 0 {
 		cfg.OnReport = func(r runner.Report) { fmt.Fprintln(app.Err, live(r)) }
 	}
@@ -54,12 +56,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			}
 		}
 	}
-	watch := startRunWatch(ctx, app, spec)
-	watch.hook(&cfg)
-	cfg.OnPhase = watchPhases(ctx, watch, cfg.OnPhase)
+	watch := runwatch.Start(ctx, app.watch, runwatch.Spec{Name: spec.Name, Ops: spec.Workload.Ops(),
+		Terminals: spec.Runner.Terminals, Connector: spec.Connector})
+	watch.Hook(ctx, &cfg)
 	if cfg.Warmup == 0 {
 		startAcct()
-		watch.measure(ctx)
+		watch.Measure(ctx)
 	}
 	if spec.Part != nil {
 		cfg.Sync = spec.Part.Sync(spec.Connector)
@@ -68,7 +70,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
-	plan, err := planPreparedStatements(ctx, spec)
+	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +79,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
-		watch.finish(ctx, &results.Run{}, started, started)
+		watch.Finish(ctx, &results.Run{}, started, started)
 		return nil, withHint(err)
 	}
 	run := assemble(app, spec, res, started)
@@ -85,9 +87,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
 	}
 	if acct != nil {
-		run.Driver = acct.stop(run, statementsOf(spec.Workload, res.Cumulative))
+		run.Driver = acct.DriverFigures(run, statementsOf(spec.Workload, res.Cumulative))
 	}
-	watch.finish(ctx, run, res.MeasureFrom, res.MeasureTo)
+	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted
 	if interrupted {
 		run.Status = "interrupted"
@@ -195,7 +197,7 @@ func writeJSON(app *App, path string, run *results.Run) error {
 		return nil
 	}
 	if path == "-" {
-		return writeResultLine(app.Out, run)
+		return results.WriteLine(app.Out, run)
 	}
 	if err := results.Write(path, run); err != nil {
 		return err
@@ -214,7 +216,7 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	}
 	results.Rejudge(run)
 	print(app.Out, run)
-	printWatch(app.Out, run)
+	console.PrintWatch(app.Out, run)
 	console.Partitions(app.Out, run)
 	console.Verdict(app.Out, run)
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {

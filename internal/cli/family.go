@@ -62,7 +62,7 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 			}
 			variant = v
 		}
-		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, flagArgs(m.Name, args, cmd.Flags()))
+		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, partition.ChildArgs(m.Name, args, cmd.Flags()))
 		if spec == nil {
 			return err
 		}

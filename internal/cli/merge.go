@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"benchpress/internal/console"
+	"benchpress/internal/partition"
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
@@ -37,7 +40,7 @@ result: report, compare and sweeps read it as any other.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*results.Run
 			for _, p := range args[1:] {
-				rs, err := readResults(p)
+				rs, err := results.ReadAll(p)
 				if err != nil {
 					return &UsageError{Err: err}
 				}
@@ -62,7 +65,7 @@ func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 	// A result that is not a partition that ended ok is refused by Merge;
 	// its configuration may be incomplete, so nothing is rebuilt from it.
 	if len(parts) > 0 && parts[0].Partition != nil && parts[0].Status == "ok" {
-		if sum, names, err := mergeSummarizer(parts[0]); err != nil {
+		if sum, names, err := registry.MergeSummarizer(parts[0]); err != nil {
 			return nil, err
 		} else if sum != nil {
 			opts.Summarize, opts.ExtraNames = sum, names
@@ -73,4 +76,17 @@ func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 		return nil, &UsageError{Err: fmt.Errorf("merge: %w", err)}
 	}
 	return merged, err
+}
+
+// runLocal runs the partitions of a run as local child processes of this
+// binary (partition.RunLocal) and merges their results.
+func runLocal(ctx context.Context, app *App, p *partition.Flags, children func() []string, quiet bool) (*results.Run, error) {
+	parts, err := partition.RunLocal(ctx, p, partition.Local{Executable: app.Executable, Children: children, Err: app.Err, Quiet: quiet})
+	if errors.Is(err, partition.ErrLocalInterrupted) {
+		return nil, ErrInterrupted
+	}
+	if err != nil {
+		return nil, err
+	}
+	return mergeRuns(parts, app.policy.minSuccess)
 }

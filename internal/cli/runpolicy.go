@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -71,37 +67,14 @@ func (p *runPolicy) validate() error {
 // given and cannot be written.
 func checkWritable(fs *pflag.FlagSet) error {
 	if f := fs.Lookup("json"); f != nil && f.Value.String() != "" {
-		if err := writableFile(f.Value.String()); err != nil {
+		if err := results.WritableFile(f.Value.String()); err != nil {
 			return usagef("--json %s: %v", f.Value.String(), err)
 		}
 	}
 	if f := fs.Lookup("out"); f != nil && f.Value.String() != "" {
-		if err := writableDir(f.Value.String()); err != nil {
+		if err := results.WritableDir(f.Value.String()); err != nil {
 			return usagef("--out %s: %v", f.Value.String(), err)
 		}
 	}
 	return nil
-}
-
-// writableFile reports whether path can be created or replaced: it is not
-// a directory and its directory accepts a new file.
-func writableFile(path string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("is a directory")
-	}
-	return writableDir(filepath.Dir(path))
-}
-
-// writableDir creates dir when missing and tries a file in it.
-func writableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the directory: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".benchpress-write-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot write there: %w", err)
-	}
-	name := f.Name()
-	_ = f.Close()
-	return os.Remove(name)
 }

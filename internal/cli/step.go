@@ -34,6 +34,6 @@ func (s stepRunner) RunStep(ctx context.Context, st sweep.Step) (*results.Run, e
 	opts.SetStep(st.Concurrency, st.Warmup, st.Duration)
 	opts.Target().URL = st.Target
 	opts.Partition().ForStep(st.CaseID, st.Concurrency)
-	run, _, err := runResolved(ctx, s.app, opts, true, func() []string { return stepArgs(st) })
+	run, _, err := runResolved(ctx, s.app, opts, true, st.ChildArgs)
 	return run, err
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cli
+package partition
 
 import (
 	"errors"

@@ -1,17 +1,16 @@
-package cli
+package console
 
 import (
 	"fmt"
 	"io"
 
-	"benchpress/internal/console"
 	"benchpress/internal/results"
 )
 
-// printWatch prints the watched figures of a run after its summary: one
+// PrintWatch prints the watched figures of a run after its summary: one
 // row per host (seed 000's columns), the busy processes with TPS per CPU
 // core (seed 001), the database commit check and size, and the notes.
-func printWatch(w io.Writer, run *results.Run) {
+func PrintWatch(w io.Writer, run *results.Run) {
 	if run.Watch == nil {
 		for _, n := range run.Notes {
 			fmt.Fprintln(w, "note:", n)
@@ -21,14 +20,14 @@ func printWatch(w io.Writer, run *results.Run) {
 	wt := run.Watch
 	if len(wt.Hosts) > 0 {
 		fmt.Fprintln(w, "\nservers (mean over the measurement window)")
-		t := console.Table{Head: []string{"host", "role", "CPU %", "NIC rx KB/s", "NIC tx KB/s", "lo rx KB/s", "lo tx KB/s", "disk r KB/s", "disk w KB/s", "util %"}}
+		t := Table{Head: []string{"host", "role", "CPU %", "NIC rx KB/s", "NIC tx KB/s", "lo rx KB/s", "lo tx KB/s", "disk r KB/s", "disk w KB/s", "util %"}}
 		for _, h := range wt.Hosts {
 			if h.Samples == 0 {
 				t.Add(h.Name, h.Role, "-", "-", "-", "-", "-", "-", "-", "-")
 				continue
 			}
-			t.Add(h.Name, h.Role, console.F1(h.CPUPct), f0k(h.NetRxBps), f0k(h.NetTxBps), f0k(h.LoopbackRxBps), f0k(h.LoopbackTxBps),
-				f0k(h.DiskReadBps), f0k(h.DiskWriteBps), console.F1(h.DiskUtilPct))
+			t.Add(h.Name, h.Role, F1(h.CPUPct), f0k(h.NetRxBps), f0k(h.NetTxBps), f0k(h.LoopbackRxBps), f0k(h.LoopbackTxBps),
+				f0k(h.DiskReadBps), f0k(h.DiskWriteBps), F1(h.DiskUtilPct))
 		}
 		t.Write(w)
 	}
@@ -40,9 +39,9 @@ func printWatch(w io.Writer, run *results.Run) {
 	}
 	if len(busy) > 0 {
 		fmt.Fprintln(w, "\nprocesses (CPU % of one core)")
-		t := console.Table{Head: []string{"host", "process", "procs", "CPU %", "RSS", "TPS per CPU core"}}
+		t := Table{Head: []string{"host", "process", "procs", "CPU %", "RSS", "TPS per CPU core"}}
 		for _, p := range busy {
-			t.Add(p.Host, p.Name, fmt.Sprint(p.Procs), console.F1(p.CPUCores*100), results.HumanBytes(int64(p.RSSBytes)), console.F1(run.Summary.TPS/p.CPUCores))
+			t.Add(p.Host, p.Name, fmt.Sprint(p.Procs), F1(p.CPUCores*100), results.HumanBytes(int64(p.RSSBytes)), F1(run.Summary.TPS/p.CPUCores))
 		}
 		t.Write(w)
 	}

@@ -1,16 +1,15 @@
-package cli
+package registry
 
 import (
 	"benchpress/internal/metrics"
-	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
-// mergeSummarizer returns the workload figures' summarizer of r's family
-// (registry.Meta.Summarizer) and its counter names; nil for a family
+// MergeSummarizer returns the workload figures' summarizer of r's family
+// (Meta.Summarizer) and its counter names; nil for a family
 // without one or an unknown workload (Merge then keeps generic figures).
-func mergeSummarizer(r *results.Run) (func(*results.Run, *metrics.Snapshot), []string, error) {
-	m, _, err := registry.Lookup(r.Workload)
+func MergeSummarizer(r *results.Run) (func(*results.Run, *metrics.Snapshot), []string, error) {
+	m, _, err := Lookup(r.Workload)
 	if err != nil || m.Summarizer == nil {
 		return nil, nil, nil
 	}

@@ -1,4 +1,4 @@
-package cli
+package console
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ func TestPrintWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	printWatch(&b, r)
+	PrintWatch(&b, r)
 	for _, want := range []string{"servers (mean over the measurement window)", "db    storage", "mariadbd", "TPS per CPU core",
 		"database commits: agree", "compression"} {
 		if !strings.Contains(b.String(), want) {
@@ -23,7 +23,7 @@ func TestPrintWatch(t *testing.T) {
 		}
 	}
 	b.Reset()
-	printWatch(&b, &results.Run{Notes: []string{"x"}})
+	PrintWatch(&b, &results.Run{Notes: []string{"x"}})
 	if b.String() != "note: x\n" {
 		t.Errorf("without watch: %q", b.String())
 	}

@@ -1,4 +1,4 @@
-package cli
+package partition
 
 import (
 	"bytes"
@@ -11,44 +11,68 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"benchpress/internal/partition"
-	"benchpress/internal/registry"
 	"benchpress/internal/results"
-	"benchpress/internal/sweep"
+	"benchpress/internal/usage"
 )
 
-// childFlags are not replayed to child processes: the parent sets them.
-var childFlags = map[string]bool{"processes": true, "cpuset": true, "json": true, "partition": true, "run-id": true, "start-at": true, "check": true}
+// IsChildFlag tells whether the flag name is one the parent sets for each
+// child process (--processes, --cpuset, --json, --partition, --run-id,
+// --start-at, --check): such flags are not replayed to the children.
+func IsChildFlag(name string) bool {
+	switch name {
+	case "processes", "cpuset", "json", "partition", "run-id", "start-at", "check":
+		return true
+	}
+	return false
+}
 
-// runLocal runs p.Processes partitions of the run in local child processes
-// of this binary (children gives the command line without partition
-// flags), each optionally pinned to its CPU list, meeting at the barrier
-// table; then merges their results. If a child fails, the others are
-// interrupted and nothing is merged; the error names the child and keeps
-// its exit code.
-func runLocal(ctx context.Context, app *App, p *partition.Flags, children func() []string, quiet bool) (*results.Run, error) {
+// ErrLocalInterrupted is returned by RunLocal when ctx was cancelled (Ctrl-C):
+// the children wrote what they measured to a kept directory (named on
+// Local.Err) and nothing is returned.
+var ErrLocalInterrupted = errors.New("interrupted")
+
+// Local is how RunLocal starts the child processes.
+type Local struct {
+	// Executable is the path of this binary, started as each child.
+	Executable string
+	// Children gives the child command line without the partition flags;
+	// nil means --processes is not available for the command.
+	Children func() []string
+	// Err receives the children's stderr (each line prefixed with its
+	// partition) and the progress messages; only the failure and
+	// interruption messages when Quiet.
+	Err   io.Writer
+	Quiet bool
+}
+
+// RunLocal runs p.Processes partitions of the run in local child processes
+// of l.Executable, each optionally pinned to its CPU list (--cpuset),
+// meeting at the barrier table, and returns their results in partition
+// order (the caller merges them). Bad flags are *usage.Error. If a child
+// fails, the others are interrupted and nothing is returned; the error is a
+// *ChildError naming the child and keeping its exit code.
+func RunLocal(ctx context.Context, p *Flags, l Local) ([]*results.Run, error) {
 	n := p.Processes
 	if n < 2 {
-		return nil, usagef("--processes must be >= 2 (got %d)", n)
+		return nil, usage.Errorf("--processes must be >= 2 (got %d)", n)
 	}
 	if p.Partition != "" || p.RunID != "" || p.StartAt != "" {
-		return nil, usagef("--processes starts the partitions itself: drop --partition, --run-id and --start-at")
+		return nil, usage.Errorf("--processes starts the partitions itself: drop --partition, --run-id and --start-at")
 	}
-	if children == nil {
-		return nil, usagef("--processes is not available here")
+	if l.Children == nil {
+		return nil, usage.Errorf("--processes is not available here")
 	}
 	sets, err := parseCPUSets(p.CPUSet, n)
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return nil, &usage.Error{Err: err}
 	}
-	if app.Executable == "" {
+	if l.Executable == "" {
 		return nil, errors.New("--processes: the path of this binary is unknown")
 	}
 	dir, err := os.MkdirTemp("", "benchpress-parts-")
@@ -62,9 +86,9 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 		}
 	}()
 	runID := newRunID()
-	base := children()
-	if !quiet {
-		fmt.Fprintf(app.Err, "starting %d partitions as local processes (run %s)\n", n, runID)
+	base := l.Children()
+	if !l.Quiet {
+		fmt.Fprintf(l.Err, "starting %d partitions as local processes (run %s)\n", n, runID)
 	}
 
 	childCtx, cancel := context.WithCancel(ctx)
@@ -80,13 +104,13 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 		argv := append(append([]string(nil), base...),
 			"--partition", fmt.Sprintf("%d/%d", i, n), "--run-id", runID,
 			"--json", filepath.Join(dir, fmt.Sprintf("part-%d.json", i)))
-		cmd := exec.CommandContext(childCtx, app.Executable, argv...)
+		cmd := exec.CommandContext(childCtx, l.Executable, argv...)
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 		cmd.WaitDelay = 15 * time.Second
 		cmd.Stdout = io.Discard
 		lw := &lastLineWriter{prefix: fmt.Sprintf("[partition %d/%d] ", i, n)}
-		if !quiet {
-			lw.w = app.Err
+		if !l.Quiet {
+			lw.w = l.Err
 		}
 		cmd.Stderr = lw
 		var set []int
@@ -119,12 +143,12 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 		// Ctrl-C: the children wrote what they measured; nothing is merged
 		// (an interrupted partition is not mergeable), the files are kept.
 		keep = true
-		fmt.Fprintf(app.Err, "interrupted: the partitions' results so far are in %s (not merged)\n", dir)
-		return nil, ErrInterrupted
+		fmt.Fprintf(l.Err, "interrupted: the partitions' results so far are in %s (not merged)\n", dir)
+		return nil, ErrLocalInterrupted
 	}
 	if first >= 0 {
 		o := outs[first]
-		code := ExitFailure
+		code := 1 // the CLI's ExitFailure
 		var ee *exec.ExitError
 		if errors.As(o.err, &ee) && ee.ExitCode() > 0 {
 			code = ee.ExitCode()
@@ -133,7 +157,7 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 		if msg == "" {
 			msg = o.err.Error()
 		}
-		return nil, &childError{code: code, msg: fmt.Sprintf("partition %d/%d failed (exit %d), nothing merged: %s", first, n, code, msg)}
+		return nil, &ChildError{code: code, msg: fmt.Sprintf("partition %d/%d failed (exit %d), nothing merged: %s", first, n, code, msg)}
 	}
 	parts := make([]*results.Run, n)
 	for i := range parts {
@@ -141,17 +165,18 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children func()
 			return nil, err
 		}
 	}
-	return mergeRuns(parts, app.policy.minSuccess)
+	return parts, nil
 }
 
-// childError is a child process's failure; the parent exits with its code.
-type childError struct {
+// ChildError is a child process's failure; the parent exits with its code
+// (ExitCode).
+type ChildError struct {
 	code int
 	msg  string
 }
 
-func (e *childError) Error() string { return e.msg }
-func (e *childError) ExitCode() int { return e.code }
+func (e *ChildError) Error() string { return e.msg }
+func (e *ChildError) ExitCode() int { return e.code }
 
 // newRunID returns a fresh run id for local partitions.
 func newRunID() string {
@@ -200,13 +225,14 @@ func (l *lastLineWriter) last() string {
 	return l.lastL
 }
 
-// flagArgs is the child command line of `benchpress FAMILY run ARGS` with
-// the flags given on fs (those the parent sets for each child left out).
-func flagArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
+// ChildArgs is the child command line of `benchpress FAMILY run ARGS` with
+// the flags given on fs (those the parent sets for each child left out,
+// IsChildFlag; a slice flag once per element).
+func ChildArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
 	return func() []string {
 		out := append([]string{family, "run"}, args...)
 		fs.Visit(func(f *pflag.Flag) {
-			if childFlags[f.Name] {
+			if IsChildFlag(f.Name) {
 				return
 			}
 			if sv, ok := f.Value.(pflag.SliceValue); ok {
@@ -219,43 +245,4 @@ func flagArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
 		})
 		return out
 	}
-}
-
-// stepArgs is the child command line of a sweep step: the plan's options
-// as flags (a list-valued option once per element, as plans set them) and
-// the step's target, concurrency, warm-up and duration.
-func stepArgs(st sweep.Step) []string {
-	family, variant, _ := strings.Cut(st.Workload, "/")
-	out := []string{family, "run"}
-	if variant != "" {
-		out = append(out, variant)
-	}
-	fs := pflag.NewFlagSet(family, pflag.ContinueOnError)
-	if m, _, err := registry.Lookup(st.Workload); err == nil {
-		m.Run.New().Flags(fs)
-	}
-	keys := make([]string, 0, len(st.Options))
-	for k := range st.Options {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		name := strings.ReplaceAll(k, "_", "-")
-		if childFlags[name] {
-			continue
-		}
-		vals := []string{st.Options[k]}
-		if f := fs.Lookup(name); f != nil && (strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice")) {
-			vals = strings.Split(st.Options[k], ",")
-		}
-		for _, v := range vals {
-			out = append(out, "--"+name+"="+v)
-		}
-	}
-	conc := "--terminals="
-	if fs.Lookup("terminals") == nil {
-		conc = "--threads="
-	}
-	return append(out, "--target="+st.Target, conc+fmt.Sprint(st.Concurrency),
-		"--warmup="+st.Warmup.String(), "--duration="+st.Duration.String(), "--report-interval=0")
 }

@@ -1,0 +1,207 @@
+package runwatch
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"benchpress/internal/monitor"
+	"benchpress/internal/results"
+	"benchpress/internal/runner"
+	"benchpress/internal/target"
+)
+
+// Spec is what watching needs to know of the run.
+type Spec struct {
+	Name      string   // workload name as saved ("tpcc", "sysbench/oltp_read_write")
+	Ops       []string // the workload's operations (live metrics)
+	Terminals int
+	Connector *target.Connector
+}
+
+// Run watches one run. A nil *Run does nothing.
+type Run struct {
+	opts    *Options
+	spec    Spec
+	watcher *monitor.Watcher
+	admin   target.Conn
+	dbStart chan dbRead
+	errs    []string
+}
+
+type dbRead struct {
+	r   monitor.DBReading
+	err error
+}
+
+// Start starts watching the run of spec with the options o; it returns nil
+// when watching is off and no live metrics are served. Problems (an
+// exporter that does not answer, no admin session) do not stop the run:
+// they end up in the result's notes.
+func Start(ctx context.Context, o *Options, spec Spec) *Run {
+	if o == nil || o.off {
+		if o != nil && o.prom != nil {
+			return &Run{opts: o, spec: spec}
+		}
+		return nil
+	}
+	w := &Run{opts: o, spec: spec}
+	hostname, _ := os.Hostname()
+	hosts := []monitor.HostSpec{{Name: hostname, Role: "load"}}
+	hosts = append(hosts, o.planHosts...)
+	hosts = append(hosts, o.hosts...)
+	wt, err := monitor.StartWatch(ctx, monitor.WatchConfig{Hosts: hosts, Processes: o.procs, Interval: o.interval})
+	if err != nil {
+		w.errs = append(w.errs, "watch: "+err.Error())
+	}
+	w.watcher = wt
+	if spec.Connector.Target().Kind != target.SQLite {
+		if c, err := spec.Connector.Connect(ctx); err == nil {
+			w.admin = c
+		} else {
+			w.errs = append(w.errs, "database counters: no admin session: "+err.Error())
+		}
+	}
+	return w
+}
+
+// Hook installs the watch's callbacks into the runner configuration: the
+// live metrics' tick, and the window-start reading chained into OnPhase
+// (set OnPhase before calling Hook).
+func (w *Run) Hook(ctx context.Context, cfg *runner.Config) {
+	if w == nil {
+		return
+	}
+	if w.opts.prom != nil {
+		live := w.opts.prom.Live
+		live.Begin(w.spec.Name, w.spec.Ops, cfg.Terminals)
+		cfg.OnTick = live.Tick
+	}
+	next := cfg.OnPhase
+	cfg.OnPhase = func(p string) {
+		if p == "measure" {
+			w.Measure(ctx)
+		}
+		if next != nil {
+			next(p)
+		}
+	}
+}
+
+// Measure reads the database counters as the window opens (off the ticker
+// goroutine: the read's round trip must not delay the tick). Hook calls it
+// at the "measure" phase; call it directly for a run without warm-up.
+func (w *Run) Measure(ctx context.Context) {
+	if w == nil || w.admin == nil {
+		return
+	}
+	w.dbStart = make(chan dbRead, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		r, err := monitor.ReadDBCounters(ctx, w.admin)
+		w.dbStart <- dbRead{r, err}
+	}()
+}
+
+// Finish stops watching and stores the figures of the window [from, to] in
+// run (Watch and Notes).
+func (w *Run) Finish(ctx context.Context, run *results.Run, from, to time.Time) {
+	if w == nil {
+		return
+	}
+	if w.opts.prom != nil {
+		w.opts.prom.Live.End()
+	}
+	if w.opts.off {
+		return
+	}
+	if w.watcher != nil {
+		w.watcher.Stop()
+		sum, notes := w.watcher.Summary(from, to)
+		run.Watch = sum
+		for _, n := range notes {
+			run.AddNote(n)
+		}
+	}
+	if run.Watch == nil {
+		run.Watch = &results.Watch{IntervalS: w.opts.interval.Seconds()}
+	}
+	if w.admin != nil {
+		// An interrupted run still gets its figures: bounded, not cancelled.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		defer w.admin.Close()
+		run.Watch.Database = w.dbFigures(ctx, run)
+		if db := run.Watch.Database; db.CommitCheck == "disagree" {
+			run.AddNote("commit counts disagree: " + db.CommitNote)
+		}
+	}
+	for _, e := range w.errs {
+		run.AddNote(e)
+	}
+}
+
+// dbFigures reads the counters at the window's end and the data set size.
+func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigures {
+	kind := w.spec.Connector.Target().Kind
+	if w.dbStart == nil {
+		return &results.DBFigures{Kind: string(kind), Error: "the measurement window never opened"}
+	}
+	start := <-w.dbStart
+	if start.err != nil {
+		return &results.DBFigures{Kind: string(kind), Error: start.err.Error()}
+	}
+	if kind == target.Postgres {
+		// Backends flush their statistics at most once a second.
+		sleepCtx(ctx, 1100*time.Millisecond)
+	}
+	end, err := monitor.ReadDBCounters(ctx, w.admin)
+	if err != nil {
+		return &results.DBFigures{Kind: string(kind), Error: err.Error()}
+	}
+	var committed int64
+	for _, o := range run.Ops {
+		committed += o.Count - o.Rollbacks
+	}
+	// Transactions in flight at each edge fall on either side: one per
+	// terminal. PostgreSQL's backends flush their statistics at most once a
+	// second, so the window-start reading misses up to about a second of
+	// warm-up commits that count later: allow two seconds of throughput.
+	slack := int64(w.spec.Terminals) + 2
+	if kind == target.Postgres {
+		slack += int64(2 * run.Summary.TPS)
+	}
+	f := monitor.DBFiguresOf(start.r, end, monitor.CommitCheck{
+		ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack,
+	})
+	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
+		size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
+		f.Size = size
+	}
+	return f
+}
+
+// commitsComparable tells whether each of the workload's transactions is
+// one server commit: TPC-C and sysbench in transactions (not
+// oltp_point_select, not --skip-trx); YCSB runs in autocommit.
+func commitsComparable(run *results.Run) bool {
+	switch {
+	case run.Workload == "tpcc":
+		return true
+	case strings.HasPrefix(run.Workload, "sysbench/"):
+		skip, _ := run.Config["skip_trx"].(bool)
+		return !skip && run.Workload != "sysbench/oltp_point_select"
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
