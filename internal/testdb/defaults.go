@@ -20,13 +20,5 @@ const (
 func MySQLDefaults(t testing.TB, name string) *target.Target {
 	t.Helper()
 	tg, skip, err := getFrom(t, target.MySQL, name, EnvMySQLDefaults, DefaultMySQLDefaults)
-	switch {
-	case err != nil:
-		t.Fatalf("testdb: %v", err)
-	case skip != "" && required():
-		t.Fatalf("testdb: %s (%s=1)", skip, EnvRequire)
-	case skip != "":
-		t.Skip(skip)
-	}
-	return tg
+	return orSkip(t, tg, skip, err)
 }

@@ -86,6 +86,13 @@ func All(t testing.TB, name string) []*target.Target {
 func For(t testing.TB, kind target.Kind, name string) *target.Target {
 	t.Helper()
 	tg, skip, err := get(t, kind, name)
+	return orSkip(t, tg, skip, err)
+}
+
+// orSkip returns tg, or fails the test on err, or skips it for an
+// unreachable server (fails instead when BP_REQUIRE_DBS=1).
+func orSkip(t testing.TB, tg *target.Target, skip string, err error) *target.Target {
+	t.Helper()
 	switch {
 	case err != nil:
 		t.Fatalf("testdb: %v", err)
