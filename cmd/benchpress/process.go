@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -19,14 +20,19 @@ import (
 // environment overrides it (the Go runtime reads it itself), as GOGC and
 // GOMAXPROCS set the runtime's other knobs.
 //
-// GOMAXPROCS is deliberately left at the runtime's default: fewer Ps for a
-// few terminals halved the client's context switches per query but also
-// halved PostgreSQL point-select throughput at 1-2 threads (the idle Ps'
-// spinning threads pick a reply up sooner than a thread blocked in the
-// network poller); see docs/benchmarks.md.
+// GOMAXPROCS. With blocking sockets (target.SocketBlocking, chosen for up
+// to 256 terminals) every terminal waiting for a reply sits in a raw read
+// on its own thread and keeps its P, so a run needs a P per terminal plus
+// spares for the runner's own goroutines (ticker, watch, the database
+// counters' session): GOMAXPROCS becomes max(default, terminals+4) for the
+// run. The Ps of waiting terminals cost no CPU. With the poller the
+// runtime's default stays: fewer Ps for a few terminals halved PostgreSQL
+// point-select throughput at 1-2 threads (docs/benchmarks.md). GOMAXPROCS
+// in the environment is left alone.
 const (
 	memoryLimitFloor       = 256 << 20
 	memoryLimitPerTerminal = 128 << 10
+	spareProcs             = 4
 )
 
 // memoryLimitFor returns the soft memory limit for a run of terminals, or
@@ -38,16 +44,32 @@ func memoryLimitFor(terminals int, getenv func(string) string) int64 {
 	return max(int64(memoryLimitFloor), int64(terminals)*memoryLimitPerTerminal)
 }
 
+// procsFor returns the GOMAXPROCS for a run (0: leave the runtime's).
+func procsFor(terminals int, blockingIO bool, current int, getenv func(string) string) int {
+	if !blockingIO || getenv("GOMAXPROCS") != "" || terminals+spareProcs <= current {
+		return 0
+	}
+	return terminals + spareProcs
+}
+
 // tuneProcess returns the App.TuneProcess hook: it applies the memory limit
-// for a run of terminals and returns the function that restores the
-// previous one.
-func tuneProcess(getenv func(string) string) func(terminals int) func() {
-	return func(terminals int) func() {
-		limit := memoryLimitFor(terminals, getenv)
-		if limit == math.MaxInt64 {
-			return func() {}
+// and GOMAXPROCS for a run of terminals and returns the function that
+// restores the previous settings.
+func tuneProcess(getenv func(string) string) func(terminals int, blockingIO bool) func() {
+	return func(terminals int, blockingIO bool) func() {
+		var undo []func()
+		if limit := memoryLimitFor(terminals, getenv); limit != math.MaxInt64 {
+			prev := debug.SetMemoryLimit(limit)
+			undo = append(undo, func() { debug.SetMemoryLimit(prev) })
 		}
-		prev := debug.SetMemoryLimit(limit)
-		return func() { debug.SetMemoryLimit(prev) }
+		if n := procsFor(terminals, blockingIO, runtime.GOMAXPROCS(0), getenv); n > 0 {
+			runtime.GOMAXPROCS(n)
+			undo = append(undo, runtime.SetDefaultGOMAXPROCS)
+		}
+		return func() {
+			for _, f := range undo {
+				f()
+			}
+		}
 	}
 }

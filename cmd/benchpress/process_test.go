@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestMemoryLimitFor(t *testing.T) {
 
 func TestTuneProcessRestores(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
-	restore := tuneProcess(env())(4096)
+	restore := tuneProcess(env())(4096, false)
 	if got := debug.SetMemoryLimit(-1); got != 4096*128<<10 {
 		t.Errorf("limit during the run %d", got)
 	}
@@ -46,9 +47,42 @@ func TestTuneProcessRestores(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != prev {
 		t.Errorf("limit after the run %d, want %d", got, prev)
 	}
-	restore = tuneProcess(env("GOMEMLIMIT", "1GiB"))(4096)
+	restore = tuneProcess(env("GOMEMLIMIT", "1GiB"))(4096, false)
 	if got := debug.SetMemoryLimit(-1); got != prev {
 		t.Errorf("limit with GOMEMLIMIT set %d, want it untouched (%d)", got, prev)
 	}
 	restore()
+}
+
+func TestProcsFor(t *testing.T) {
+	tests := []struct {
+		name      string
+		terminals int
+		blocking  bool
+		current   int
+		getenv    func(string) string
+		want      int
+	}{
+		{"poller leaves the default", 128, false, 2, env(), 0},
+		{"blocking: a P per terminal and spares", 128, true, 2, env(), 128 + spareProcs},
+		{"blocking, enough Ps already", 2, true, 64, env(), 0},
+		{"GOMAXPROCS in the environment wins", 128, true, 2, env("GOMAXPROCS", "2"), 0},
+	}
+	for _, tc := range tests {
+		if got := procsFor(tc.terminals, tc.blocking, tc.current, tc.getenv); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestTuneProcessRestoresProcs(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	restore := tuneProcess(env())(before+10, true)
+	if got := runtime.GOMAXPROCS(0); got != before+10+spareProcs {
+		t.Errorf("GOMAXPROCS during a blocking run %d, want %d", got, before+10+spareProcs)
+	}
+	restore()
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS after the run %d, want %d", got, before)
+	}
 }

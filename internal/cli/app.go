@@ -28,7 +28,7 @@ type App struct {
 	// of the given number of terminals (the soft memory limit) and returns
 	// the function restoring them; they stay at the process edge,
 	// cmd/benchpress.
-	TuneProcess func(terminals int) (restore func())
+	TuneProcess func(terminals int, blockingIO bool) (restore func())
 	// Executable is this binary's path (--processes starts it as children).
 	Executable string
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the

@@ -70,12 +70,17 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
+	// The socket mode first: the sessions opened from here on (the
+	// statement plan's too, which the pool hands to a terminal) wait for
+	// replies the way this run's terminals should.
+	blocking := spec.Connector.ForTerminals(cfg.Terminals)
+	defer spec.Connector.PollerSockets()
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err
 	}
 	if app.TuneProcess != nil {
-		defer app.TuneProcess(cfg.Terminals)()
+		defer app.TuneProcess(cfg.Terminals, blocking)()
 	}
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {

@@ -72,6 +72,7 @@ type Connector struct {
 	counts  []atomic.Int64
 	clients clientCounts
 	closed  atomic.Bool
+	sockets *socketMode
 }
 
 // NewConnector validates opts and prepares per-endpoint driver state. It does
@@ -83,13 +84,13 @@ func NewConnector(t *Target, opts Options) (*Connector, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, fmt.Errorf("new connector for %s: %w", t.Redacted(), err)
 	}
-	c := &Connector{target: t, opts: opts, counts: make([]atomic.Int64, len(t.Endpoints))}
+	c := &Connector{target: t, opts: opts, counts: make([]atomic.Int64, len(t.Endpoints)), sockets: &socketMode{}}
 	var err error
 	switch t.Kind {
 	case MySQL:
-		c.backend, err = newMySQLBackend(t, opts)
+		c.backend, err = newMySQLBackend(t, opts, c.sockets)
 	case Postgres:
-		c.backend, err = newPostgresBackend(t, opts)
+		c.backend, err = newPostgresBackend(t, opts, c.sockets)
 	case SQLite:
 		if len(t.Endpoints) != 1 {
 			return nil, fmt.Errorf("new connector for %s: sqlite takes exactly one file", t.Redacted())

@@ -19,6 +19,7 @@ type Flags struct {
 	Isolation     string
 	StatementMode string
 	MySQLClient   string
+	SocketIO      string
 	ConnTimeout   time.Duration
 }
 
@@ -44,6 +45,7 @@ func (f *Flags) Register(fs *pflag.FlagSet, defaultURL string) {
 	fs.StringVar(&f.Isolation, "isolation", "", "transaction isolation: read-committed, repeatable-read, serializable, read-uncommitted\n(default: the server's, i.e. REPEATABLE READ on MySQL/InnoDB, READ COMMITTED on PostgreSQL, SERIALIZABLE on SQLite)")
 	fs.StringVar(&f.StatementMode, "statement-mode", "prepared", "prepared (server-side prepared statements; on MySQL run by benchpress's own protocol client, see --mysql-client, and fitted to max_prepared_stmt_count: TPC-C prepares what each session's share allows and runs the rest as text, other workloads are refused when they do not fit) or text (plain SQL, for proxies that mishandle prepared statements)")
 	fs.StringVar(&f.MySQLClient, "mysql-client", "", "MySQL only: mywire (benchpress's protocol client for prepared statements where the session allows it) or driver\n(everything through go-sql-driver/mysql); default mywire, or BENCHPRESS_MYSQL_CLIENT")
+	fs.StringVar(&f.SocketIO, "socket-io", "auto", "how sessions wait for replies: blocking (each terminal's thread blocks in read on its own socket, as a C client does;\nthe run sizes GOMAXPROCS to the terminals), poller (Go's network poller, one thread for many sockets) or auto\n(blocking up to 256 terminals, poller above; Linux only, elsewhere always poller)")
 	fs.DurationVar(&f.ConnTimeout, "connect-timeout", 10*time.Second, "timeout for one connection attempt")
 }
 
@@ -112,6 +114,11 @@ func (f *Flags) options(env Env) (Options, error) {
 	default:
 		return opts, usage.Errorf("--mysql-client %q: use mywire or driver", client)
 	}
+	sio, err := ParseSocketIO(f.SocketIO)
+	if err != nil {
+		return opts, usage.Errorf("--socket-io %v", err)
+	}
+	opts.SocketIO = sio
 	if f.ConnTimeout <= 0 {
 		return opts, usage.Errorf("--connect-timeout must be > 0")
 	}

@@ -31,16 +31,17 @@ type mysqlBackend struct {
 	// the session allows it; Options.MySQLClient = MySQLClientDriver turns it off.
 	wire bool
 	loc  *time.Location
+	mode *socketMode // blocking sockets or the poller (socketio.go)
 }
 
 // maxIdle keeps every pinned connection poolable when it is returned, so the
 // pool never closes connections behind a terminal's back.
 const maxIdle = 1 << 16
 
-func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
+func newMySQLBackend(t *Target, opts Options, mode *socketMode) (*mysqlBackend, error) {
 	iso, _ := isolationSQL(opts.Isolation)
 	b := &mysqlBackend{t: t, prepared: opts.StatementMode == Prepared, isolation: iso,
-		wire: opts.MySQLClient != MySQLClientDriver}
+		wire: opts.MySQLClient != MySQLClientDriver, mode: mode}
 	for _, ep := range t.Endpoints {
 		cfg, err := mysqlConfig(t, ep, opts)
 		if err != nil {
@@ -48,7 +49,7 @@ func newMySQLBackend(t *Target, opts Options) (*mysqlBackend, error) {
 			return nil, err
 		}
 		if cfg.ReadTimeout == 0 && cfg.WriteTimeout == 0 && cfg.DialFunc == nil {
-			cfg.DialFunc = dialRecording
+			cfg.DialFunc = mode.dialRecording
 			b.guard = true
 		}
 		b.loc = cfg.Loc
@@ -148,6 +149,14 @@ func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {
 		}
 	}
 	return m, nil
+}
+
+// dropIdle closes the pool's idle sessions (socketio.go).
+func (b *mysqlBackend) dropIdle() {
+	for _, db := range b.dbs {
+		db.SetMaxIdleConns(0)
+		db.SetMaxIdleConns(maxIdle)
+	}
 }
 
 func (b *mysqlBackend) connectKind(err error) ConnectErrorKind {

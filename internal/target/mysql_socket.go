@@ -38,6 +38,9 @@ func (s *mysqlSocket) Write(p []byte) (int, error) {
 // protocol client's.
 func (s *mysqlSocket) Read(p []byte) (int, error) { return s.io.Read(p) }
 
+// RawIO is the socket's reader/writer without the sniffing (mywire.RawIO).
+func (s *mysqlSocket) RawIO() io.ReadWriter { return s.io }
+
 // SyscallConn keeps go-sql-driver's liveness check of pooled connections.
 func (s *mysqlSocket) SyscallConn() (syscall.RawConn, error) {
 	if sc, ok := s.Conn.(syscall.Conn); ok {
@@ -56,9 +59,8 @@ type netSlotKey struct{}
 // netSlot receives the socket dialed while opening one connection.
 type netSlot struct{ s *mysqlSocket }
 
-func dialRecording(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
+func (m *socketMode) dialRecording(ctx context.Context, network, addr string) (net.Conn, error) {
+	nc, err := m.dial(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}

@@ -31,12 +31,17 @@ type pgSocket struct {
 func (s *pgSocket) Read(p []byte) (int, error)  { return s.r.Read(p) }
 func (s *pgSocket) Write(p []byte) (int, error) { return s.w.Write(p) }
 
-// rawDialFunc wraps dial so that the connections it opens are pgSockets.
-func rawDialFunc(dial pgconn.DialFunc) pgconn.DialFunc {
+// rawDialFunc wraps dial so that the connections it opens are blocking
+// sockets when mode says so (sockio: raw system calls already), else
+// pgSockets.
+func rawDialFunc(dial pgconn.DialFunc, mode *socketMode) pgconn.DialFunc {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		nc, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
+		}
+		if b := mode.wrap(nc); b != nc {
+			return b, nil
 		}
 		return &pgSocket{Conn: nc, r: mywire.RawIO(nc), w: mywire.RawIO(nc)}, nil
 	}

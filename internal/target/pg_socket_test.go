@@ -28,7 +28,7 @@ func TestPgSocket(t *testing.T) {
 		}
 	}()
 	var d net.Dialer
-	dial := rawDialFunc(d.DialContext)
+	dial := rawDialFunc(d.DialContext, nil)
 	nc, err := dial(context.Background(), "tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ type postgresBackend struct {
 	prepared bool
 }
 
-func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
+func newPostgresBackend(t *Target, opts Options, mode *socketMode) (*postgresBackend, error) {
 	b := &postgresBackend{t: t, prepared: opts.StatementMode == Prepared}
 	iso, _ := isolationSQL(opts.Isolation)
 	for _, ep := range t.Endpoints {
@@ -34,7 +34,7 @@ func newPostgresBackend(t *Target, opts Options) (*postgresBackend, error) {
 			cfg.Password = t.Password
 		}
 		cfg.ConnectTimeout = opts.ConnectTimeout
-		cfg.DialFunc = rawDialFunc(cfg.DialFunc) // see pg_socket.go
+		cfg.DialFunc = rawDialFunc(cfg.DialFunc, mode) // see pg_socket.go
 		// pgx's per-connection LRU caches (512 entries each, preallocated)
 		// cost ~50 KB per session and serve only one-off statements: the hot
 		// path uses named prepared statements. Small caches keep 2048

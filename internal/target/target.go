@@ -29,6 +29,9 @@ type Options struct {
 	// MySQLClient chooses who runs prepared statements on MySQL sessions:
 	// MySQLClientWire (default) or MySQLClientDriver.
 	MySQLClient MySQLClient
+	// SocketIO chooses blocking sockets or the poller (default auto: see
+	// Connector.ForTerminals).
+	SocketIO SocketIO
 }
 
 // MySQLClient names the client that runs prepared statements on MySQL.

@@ -73,10 +73,17 @@ func New(nc net.Conn, caps Caps, loc *time.Location) *Conn {
 	return c
 }
 
+// rawIOer is a socket that already reads and writes with raw system calls
+// (target's sockets, sockio.Conn): RawIO uses what it returns.
+type rawIOer interface{ RawIO() io.ReadWriter }
+
 // RawIO returns a reader/writer for nc that uses raw system calls on its
 // descriptor where the platform allows it (see rawio_linux.go), else nc
 // itself. Deadlines set on nc still apply. Not safe for concurrent use.
 func RawIO(nc net.Conn) io.ReadWriter {
+	if r, ok := nc.(rawIOer); ok {
+		return r.RawIO()
+	}
 	if r := newRawIO(nc); r != nil {
 		return r
 	}

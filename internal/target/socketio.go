@@ -1,0 +1,115 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync/atomic"
+
+	"benchpress/internal/target/sockio"
+)
+
+// SocketIO chooses how sessions wait for the server's replies.
+type SocketIO int
+
+const (
+	// SocketAuto is blocking sockets for runs of up to BlockingTerminalsMax
+	// terminals and the poller above (Connector.ForTerminals decides).
+	SocketAuto SocketIO = iota
+	// SocketPoller leaves sockets with Go's network poller: one thread
+	// serves many waiting sessions (thousands of terminals).
+	SocketPoller
+	// SocketBlocking gives every session's socket blocking reads on the
+	// session's own thread (sockio), as a C client has.
+	SocketBlocking
+)
+
+// BlockingTerminalsMax is the largest run SocketAuto gives blocking
+// sockets: each waiting terminal holds an OS thread and a runtime P, and
+// above a few hundred the poller's multiplexing costs less than that many
+// threads (measured on the ladder of bench/sysbench-vs.sh).
+const BlockingTerminalsMax = 256
+
+var socketIONames = [...]string{"auto", "poller", "blocking"}
+
+func (s SocketIO) String() string {
+	if s >= 0 && int(s) < len(socketIONames) {
+		return socketIONames[s]
+	}
+	return "auto"
+}
+
+// ParseSocketIO parses auto, poller or blocking.
+func ParseSocketIO(v string) (SocketIO, error) {
+	for i, n := range socketIONames {
+		if v == n {
+			return SocketIO(i), nil
+		}
+	}
+	if v == "" {
+		return SocketAuto, nil
+	}
+	return SocketAuto, fmt.Errorf("%q: use auto, blocking or poller", v)
+}
+
+// socketMode is the Connector's current choice, read by the backends'
+// dial functions at every connect.
+type socketMode struct{ blocking atomic.Bool }
+
+// wrap returns nc detached from the poller when blocking sockets are on
+// and the socket allows it, else nc.
+func (m *socketMode) wrap(nc net.Conn) net.Conn {
+	if m == nil || !m.blocking.Load() {
+		return nc
+	}
+	if c, err := sockio.Detach(nc); err == nil {
+		return c
+	}
+	return nc
+}
+
+// dial opens a TCP or Unix connection as net.Dialer does and applies the
+// socket mode.
+func (m *socketMode) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return m.wrap(nc), nil
+}
+
+// PollerSockets puts the sessions opened from now on back on the poller
+// (after a run: checks and loads use few sessions and default GOMAXPROCS).
+func (c *Connector) PollerSockets() { c.setBlocking(false) }
+
+// idleDropper is a backend that keeps idle sessions (database/sql's pool):
+// they were opened in the previous socket mode and must not serve the next
+// run.
+type idleDropper interface{ dropIdle() }
+
+func (c *Connector) setBlocking(b bool) {
+	if c.sockets.blocking.Swap(b) != b {
+		if d, ok := c.backend.(idleDropper); ok {
+			d.dropIdle()
+		}
+	}
+}
+
+// ForTerminals sets, for the sessions opened from now on, the socket mode
+// for a run of that many terminals (Options.SocketIO; auto: blocking up to
+// BlockingTerminalsMax) and reports whether they block. A caller that
+// gets true sizes GOMAXPROCS to the terminals: a session blocked in a read
+// keeps its P (see sockio).
+func (c *Connector) ForTerminals(terminals int) bool {
+	b := false
+	switch c.opts.SocketIO {
+	case SocketBlocking:
+		b = true
+	case SocketAuto:
+		b = terminals <= BlockingTerminalsMax
+	}
+	b = b && sockio.Supported && c.target.Kind != SQLite
+	c.setBlocking(b)
+	return b
+}
