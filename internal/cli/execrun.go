@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"benchpress/internal/console"
@@ -82,6 +83,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if app.TuneProcess != nil {
 		defer app.TuneProcess(cfg.Terminals, blocking)()
 	}
+	procs := runtime.GOMAXPROCS(0)
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
 		watch.Finish(ctx, &results.Run{}, started, started)
@@ -93,6 +95,10 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	if acct != nil {
 		run.Driver = acct.DriverFigures(run, statementsOf(spec.Workload, res.Cumulative))
+		run.Driver.SocketIO, run.Driver.GoMaxProcs = "poller", procs
+		if blocking {
+			run.Driver.SocketIO = "blocking"
+		}
 	}
 	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted

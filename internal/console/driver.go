@@ -42,8 +42,11 @@ func ErrClasses(m map[string]int64) string {
 
 // DriverLine reports the driver's own CPU and the driver-bound warning (the
 // sysbench and YCSB reports; Summary has its own, with the machine load).
-func DriverLine(w io.Writer, run *results.Run) {
-	d := run.Driver
+func DriverLine(w io.Writer, run *results.Run) { writeDriver(w, run.Driver, false) }
+
+// writeDriver writes the driver's figures (with the machine's load when
+// machine is set) and how its terminals waited for replies.
+func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 	if d == nil {
 		return
 	}
@@ -51,7 +54,14 @@ func DriverLine(w io.Writer, run *results.Run) {
 	if d.CPUPerStmtUS > 0 {
 		fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
 	}
-	fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB\n", d.GCSharePct, d.PeakRSSMB)
+	fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB", d.GCSharePct, d.PeakRSSMB)
+	if machine {
+		fmt.Fprintf(w, "; machine %.0f %% busy (%d cores)", d.MachineBusyPct, d.Cores)
+	}
+	if d.SocketIO != "" {
+		fmt.Fprintf(w, "; %s sockets, GOMAXPROCS %d", d.SocketIO, d.GoMaxProcs)
+	}
+	fmt.Fprintln(w)
 	if d.DriverBound {
 		fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
 	}

@@ -87,16 +87,7 @@ func Summary(w io.Writer, r *results.Run) {
 		fmt.Fprintln(w)
 		Checks(w, r.Checks)
 	}
-	if d := r.Driver; d != nil {
-		fmt.Fprintf(w, "\ndriver CPU %.2f s (user %.2f, sys %.2f), %.0f us per transaction", d.CPUUserS+d.CPUSysS, d.CPUUserS, d.CPUSysS, d.CPUPerTxnUS)
-		if d.CPUPerStmtUS > 0 {
-			fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
-		}
-		fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB; machine %.0f %% busy (%d cores)\n", d.GCSharePct, d.PeakRSSMB, d.MachineBusyPct, d.Cores)
-		if d.DriverBound {
-			fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
-		}
-	}
+	writeDriver(w, r.Driver, true)
 }
 
 // Checks writes check results, one line each.

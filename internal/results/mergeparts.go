@@ -99,6 +99,9 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 			stmtCPU += cpu
 			stmts += cpu / d.CPUPerStmtUS
 		}
+		if out.SocketIO == "" { // the partitions run the same plan: the first says it
+			out.SocketIO, out.GoMaxProcs = d.SocketIO, d.GoMaxProcs
+		}
 		if d.DriverBound {
 			out.DriverBound = true
 			notes = append(notes, fmt.Sprintf("partition %d: %s", p.Partition.Index, d.DriverBoundNote))

@@ -171,6 +171,11 @@ type Driver struct {
 	GCSharePct      float64 `json:"gc_cpu_pct"` // garbage collector's share of the driver's CPU
 	DriverBound     bool    `json:"driver_bound"`
 	DriverBoundNote string  `json:"driver_bound_note,omitempty"`
+	// SocketIO is how the terminals waited for replies: "blocking" (each
+	// on its own thread, in read) or "poller" (Go's network poller);
+	// GoMaxProcs the runtime's P count during the run (--socket-io).
+	SocketIO   string `json:"socket_io,omitempty"`
+	GoMaxProcs int    `json:"gomaxprocs,omitempty"`
 }
 
 // Check is one consistency or response-time check.

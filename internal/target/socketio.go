@@ -54,7 +54,10 @@ func ParseSocketIO(v string) (SocketIO, error) {
 
 // socketMode is the Connector's current choice, read by the backends'
 // dial functions at every connect.
-type socketMode struct{ blocking atomic.Bool }
+type socketMode struct {
+	blocking atomic.Bool
+	detached atomic.Int64 // sessions given blocking sockets so far
+}
 
 // wrap returns nc detached from the poller when blocking sockets are on
 // and the socket allows it, else nc.
@@ -63,6 +66,7 @@ func (m *socketMode) wrap(nc net.Conn) net.Conn {
 		return nc
 	}
 	if c, err := sockio.Detach(nc); err == nil {
+		m.detached.Add(1)
 		return c
 	}
 	return nc
@@ -82,6 +86,10 @@ func (m *socketMode) dial(ctx context.Context, network, addr string) (net.Conn, 
 // PollerSockets puts the sessions opened from now on back on the poller
 // (after a run: checks and loads use few sessions and default GOMAXPROCS).
 func (c *Connector) PollerSockets() { c.setBlocking(false) }
+
+// BlockingSessions counts the sessions opened with blocking sockets since
+// the Connector was made (a run reports how its terminals waited).
+func (c *Connector) BlockingSessions() int64 { return c.sockets.detached.Load() }
 
 // idleDropper is a backend that keeps idle sessions (database/sql's pool):
 // they were opened in the previous socket mode and must not serve the next
