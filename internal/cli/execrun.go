@@ -75,6 +75,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// statement plan's too, which the pool hands to a terminal) wait for
 	// replies the way this run's terminals should.
 	blocking := spec.Connector.ForTerminals(cfg.Terminals)
+	cfg.OwnThreads = blocking
 	defer spec.Connector.PollerSockets()
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {

@@ -35,6 +35,12 @@ type Config struct {
 	MaxRetries int
 	// ReportInterval is the live-line period (0 = no live lines).
 	ReportInterval time.Duration
+	// OwnThreads runs every terminal on an OS thread of its own
+	// (runtime.LockOSThread), for sessions whose sockets block in read on
+	// the terminal's thread (target.SocketBlocking): the thread the kernel
+	// wakes with the reply is then always the one that goes on, as in a
+	// C client, instead of whichever thread last ran the goroutine.
+	OwnThreads bool
 	// ConnectParallel bounds connection attempts in flight at start (default 64).
 	ConnectParallel int
 	// OnReport receives a live report every ReportInterval.

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -174,7 +175,13 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			samples: samples, stop: stop, open: open,
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); w.loop(softCtx, hardCtx) }()
+		go func() {
+			defer wg.Done()
+			if cfg.OwnThreads {
+				runtime.LockOSThread() // the thread ends with the goroutine
+			}
+			w.loop(softCtx, hardCtx)
+		}()
 	}
 
 	// The ticker: the only goroutine that merges shards.
