@@ -81,8 +81,15 @@ func TestTuneProcessRestoresProcs(t *testing.T) {
 	if got := runtime.GOMAXPROCS(0); got != before+10+spareProcs {
 		t.Errorf("GOMAXPROCS during a blocking run %d, want %d", got, before+10+spareProcs)
 	}
+	if got := debug.SetGCPercent(100); got != blockingGCPercent {
+		t.Errorf("GOGC during a blocking run %d, want %d", got, blockingGCPercent)
+	}
+	debug.SetGCPercent(blockingGCPercent)
 	restore()
 	if got := runtime.GOMAXPROCS(0); got != before {
 		t.Errorf("GOMAXPROCS after the run %d, want %d", got, before)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC after the run %d, want 100", got)
 	}
 }

@@ -75,7 +75,11 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// statement plan's too, which the pool hands to a terminal) wait for
 	// replies the way this run's terminals should.
 	blocking := spec.Connector.ForTerminals(cfg.Terminals)
-	cfg.OwnThreads = blocking
+	// A thread per terminal pays while the terminals fit the cores (the
+	// reply always wakes the thread that goes on); with more terminals the
+	// runtime's periodic preemption hands a locked goroutine between
+	// threads, which cost more than it saved (docs/benchmarks.md).
+	cfg.OwnThreads = blocking && cfg.Terminals <= runtime.NumCPU()
 	defer spec.Connector.PollerSockets()
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
