@@ -1,34 +1,38 @@
 #!/usr/bin/env bash
 # bench/driver.sh — is the load generator ever the bottleneck?
 #
-# For MariaDB and PostgreSQL (4 TPC-C warehouses already prepared in $TPCC_DB):
-#   1. benchpress tpcc run, TERMINALS terminals for DURATION: client CPU per
-#      TPC-C transaction (JSON driver.cpu_per_txn_us, cross-checked with the
-#      process's getrusage);
-#   2. sysbench oltp_point_select, THREADS threads for SB_TIME on its own tables
-#      (database $SB_DB, SB_TABLES x SB_SIZE rows): client CPU per query;
-#   3. ratio (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24;
-#   4. if `benchpress sysbench run` exists: benchpress oltp_point_select on the
-#      same tables, ratio of CPU per query, target <= 1.0;
-#   5. a BIG-terminal TPC-C run (default 2048, 5 s warm-up): start time,
+# For MariaDB and PostgreSQL (WAREHOUSES TPC-C warehouses already prepared in
+# $TPCC_DB), at every step of LADDER (terminals = threads):
+#   1. benchpress tpcc run, STEP terminals for DURATION: client CPU per TPC-C
+#      transaction (JSON driver.cpu_per_txn_us);
+#   2. sysbench oltp_point_select, STEP threads for SB_TIME on its own tables
+#      (database $SB_DB, SB_TABLES x SB_SIZE rows): client CPU per query
+#      (getrusage of the process);
+#   3. benchpress sysbench run oltp_point_select on the same tables, same
+#      threads and time: client CPU per query;
+# 1-3 interleaved over ROUNDS rounds (A/B/C/A/B/C: drift hits every tool),
+# then per step the medians and the ratios
+#   (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24
+#      (go-tpc is not on the Go module proxy; sysbench's query is the yardstick)
+#   (benchpress CPU per point select) / (sysbench's), target <= 1.0
+# and every round's ratios to show the noise;
+#   4. a BIG-terminal TPC-C run (default 2048, 5 s warm-up): start time,
 #      peak RSS, the GC's share of the driver's CPU (driver.gc_cpu_pct),
 #      connection errors (targets: start <= 10 s, RSS <= 256 MB, GC <= 5 %,
 #      0 errors).
-# Steps 1 and 2 are interleaved over ROUNDS rounds (A/B/A/B) and the ratio is
-# taken of the medians; every round's ratio is printed to show the noise.
 # The summary starts with the machine type (lscpu) and server versions.
 #
 # Installs sysbench from Debian apt if missing; builds benchpress into $OUT.
-# Environment: TERMINALS (8) DURATION (60s) THREADS (8) SB_TIME (30)
+# Environment: LADDER ("1 2 8 32 128") DURATION (20s) SB_TIME (10) ROUNDS (2)
 #   SB_TABLES (4) SB_SIZE (100000) SB_DB (sbtest) TPCC_DB (bp) WAREHOUSES (4)
-#   BIG (2048) BIG_DURATION (20s) ROUNDS (2) SERVERS ("mariadb postgres")
+#   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   OUT (/tmp/benchpress-driver)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TERMINALS=${TERMINALS:-8} DURATION=${DURATION:-60s} THREADS=${THREADS:-8} SB_TIME=${SB_TIME:-30}
+LADDER=${LADDER:-"1 2 8 32 128"} DURATION=${DURATION:-20s} SB_TIME=${SB_TIME:-10}
 SB_TABLES=${SB_TABLES:-4} SB_SIZE=${SB_SIZE:-100000} SB_DB=${SB_DB:-sbtest} TPCC_DB=${TPCC_DB:-bp}
 WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s} ROUNDS=${ROUNDS:-2}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
@@ -47,15 +51,12 @@ build_benchpress "$BIN"
 calc() { python3 -c "import sys; print('%.${1}f' % eval(sys.argv[1]))" "$2" 2>/dev/null || echo nan; }
 verdict() { python3 -c "import sys; v,op,t=sys.argv[1],sys.argv[2],float(sys.argv[3]); v=float(v) if v!='nan' else float('nan'); print('OK' if (v<=t if op=='<=' else v>=t) else 'MISSED')" "$@"; }
 
-have_bp_sysbench=0
-"$BIN" sysbench run --help >/dev/null 2>&1 && have_bp_sysbench=1
-
 SUMMARY=$OUT/summary.txt
-echo "# machine: $(machine_type); $(date -u +%Y-%m-%dT%H:%MZ); $ROUNDS interleaved rounds" | tee "$SUMMARY"
+echo "# machine: $(machine_type); $(date -u +%Y-%m-%dT%H:%MZ); ladder $LADDER; $ROUNDS interleaved rounds; TPC-C $DURATION, $WAREHOUSES wh; point selects ${SB_TIME}s on $SB_TABLES x $SB_SIZE rows" | tee "$SUMMARY"
 median() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:] if x!='nan']; print('%.2f' % statistics.median(v) if v else 'nan')" "$@"; }
 for srv in $SERVERS; do
 	f=$OUT/$srv
-	echo "# $srv: $(server_version "$srv")" | tee -a "$SUMMARY"
+	echo "== $srv: $(server_version "$srv")" | tee -a "$SUMMARY"
 	create_db "$srv" "$SB_DB"
 	# shellcheck disable=SC2046
 	if ! sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads=1 --time=1 run >/dev/null 2>&1; then
@@ -65,50 +66,34 @@ for srv in $SERVERS; do
 		# shellcheck disable=SC2046
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
 	fi
-	txn_us_all=() q_us_all=() rounds_txt=
-	for round in $(seq 1 "$ROUNDS"); do
-		echo "[$srv] round $round: benchpress tpcc run: $TERMINALS terminals, $DURATION ..." >&2
-		rm -f "$f-tpcc.json"
-		measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
-			--terminals "$TERMINALS" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json"
-		bp_txn_us=$(jq -r .driver.cpu_per_txn_us "$f-tpcc.json")
-		bp_tpmc=$(jq -r '.summary.tpmC // empty | floor' "$f-tpcc.json" 2>/dev/null || true)
-		echo "[$srv] round $round: sysbench oltp_point_select: $THREADS threads, ${SB_TIME}s ..." >&2
-		# shellcheck disable=SC2046
-		measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
-			--threads="$THREADS" --time="$SB_TIME" --report-interval=0 run
-		sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
-		sb_cpu=$(cut -d' ' -f1 "$f-sysbench.cpu")
-		txn_us_all+=("$bp_txn_us") q_us_all+=("$(calc 2 "$sb_cpu/$sb_q*1e6")")
-		rounds_txt="$rounds_txt $(calc 1 "$bp_txn_us/${q_us_all[-1]}")"
+	echo "  step | TPC-C us/txn | sysbench us/query | benchpress us/query | txn/query (<= 24) | query/query (<= 1.0) | per round txn/query, query/query" | tee -a "$SUMMARY"
+	for step in $LADDER; do
+		txn_us_all=() q_us_all=() bq_us_all=() rounds_txt=
+		for round in $(seq 1 "$ROUNDS"); do
+			echo "[$srv] $step, round $round: benchpress tpcc run, $DURATION ..." >&2
+			rm -f "$f-tpcc.json"
+			measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+				--terminals "$step" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json" || true
+			txn_us_all+=("$(jq -r '.driver.cpu_per_txn_us // "nan"' "$f-tpcc.json" 2>/dev/null || echo nan)")
+			echo "[$srv] $step, round $round: sysbench oltp_point_select, ${SB_TIME}s ..." >&2
+			# shellcheck disable=SC2046
+			measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
+				--threads="$step" --time="$SB_TIME" --report-interval=0 run || true
+			sb_q=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$f-sysbench.out")
+			q_us_all+=("$(calc 2 "$(cut -d' ' -f1 "$f-sysbench.cpu")/${sb_q:-0}*1e6")")
+			echo "[$srv] $step, round $round: benchpress sysbench run oltp_point_select, ${SB_TIME}s ..." >&2
+			rm -f "$f-bpsb.json"
+			measure "$f-bpsb" "$BIN" sysbench run oltp_point_select --target "$(bp_url "$srv" "$SB_DB")" \
+				--tables "$SB_TABLES" --table-size "$SB_SIZE" --threads "$step" --time "$SB_TIME" --report-interval 0 --json "$f-bpsb.json" || true
+			bp_q=$(jq -r '.extra.queries.total // empty' "$f-bpsb.json" 2>/dev/null || true)
+			bq_us_all+=("$(calc 2 "$(cut -d' ' -f1 "$f-bpsb.cpu")/${bp_q:-0}*1e6")")
+			rounds_txt="$rounds_txt $(calc 1 "${txn_us_all[-1]}/${q_us_all[-1]}"),$(calc 2 "${bq_us_all[-1]}/${q_us_all[-1]}")"
+		done
+		txn_us=$(median "${txn_us_all[@]}") sb_q_us=$(median "${q_us_all[@]}") bp_q_us=$(median "${bq_us_all[@]}")
+		r_txn=$(calc 1 "$txn_us/$sb_q_us") r_q=$(calc 2 "$bp_q_us/$sb_q_us")
+		printf '  %4s | %12s | %17s | %19s | %17s | %20s |%s\n' "$step" "$(calc 0 "$txn_us")" "$sb_q_us" "$bp_q_us" \
+			"$r_txn $(verdict "$r_txn" '<=' 24)" "$r_q $(verdict "$r_q" '<=' 1.0)" "$rounds_txt" | tee -a "$SUMMARY"
 	done
-	bp_txn_us=$(median "${txn_us_all[@]}")
-	sb_q_us=$(median "${q_us_all[@]}")
-	r_txn=$(calc 1 "$bp_txn_us/$sb_q_us")
-	{
-		echo "== $srv"
-		echo "  benchpress TPC-C ($TERMINALS terminals, $DURATION, $WAREHOUSES wh): $(calc 0 "$bp_txn_us") us client CPU per transaction ${bp_tpmc:+(tpmC $bp_tpmc)}"
-		echo "  sysbench oltp_point_select ($THREADS threads, ${SB_TIME}s): $sb_q_us us client CPU per query"
-		echo "  ratio TPC-C txn / sysbench query (medians): $r_txn  (target <= 24: $(verdict "$r_txn" '<=' 24)); per round:$rounds_txt"
-	} | tee -a "$SUMMARY"
-
-	if [ $have_bp_sysbench = 1 ]; then
-		echo "[$srv] benchpress sysbench oltp_point_select ..." >&2
-		rm -f "$f-bpsb.json"
-		measure "$f-bpsb" "$BIN" sysbench run oltp_point_select --target "$(bp_url "$srv" "$SB_DB")" \
-			--tables "$SB_TABLES" --table-size "$SB_SIZE" --threads "$THREADS" --time "$SB_TIME" --report-interval 0 --json "$f-bpsb.json" || true
-		bp_q=$(jq -r '.extra.queries.total // empty' "$f-bpsb.json" 2>/dev/null || true)
-		bp_cpu=$(cut -d' ' -f1 "$f-bpsb.cpu")
-		if [ -n "$bp_q" ]; then
-			bp_q_us=$(calc 2 "$bp_cpu/$bp_q*1e6")
-			r_q=$(calc 2 "$bp_q_us/$sb_q_us")
-			echo "  benchpress oltp_point_select: $bp_q_us us per query; ratio to sysbench: $r_q  (target <= 1.0: $(verdict "$r_q" '<=' 1.0))" | tee -a "$SUMMARY"
-		else
-			echo "  benchpress oltp_point_select: no result (see $f-bpsb.out)" | tee -a "$SUMMARY"
-		fi
-	else
-		echo "  (benchpress sysbench run not available: CPU per query comparison skipped)" | tee -a "$SUMMARY"
-	fi
 
 	echo "[$srv] benchpress tpcc run: $BIG terminals, $BIG_DURATION ..." >&2
 	rm -f "$f-big.json"

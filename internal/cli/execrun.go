@@ -71,22 +71,27 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
-	// The socket mode first: the sessions opened from here on (the
-	// statement plan's too, which the pool hands to a terminal) wait for
-	// replies the way this run's terminals should.
-	blocking := spec.Connector.ForTerminals(cfg.Terminals)
+	// The socket mode and the process settings first: the sessions opened
+	// from here on (the statement plan's too, which the pool hands to a
+	// terminal) wait for replies the way this run's terminals should. A
+	// terminal blocked in a raw read keeps its P: without a P per terminal
+	// (GOMAXPROCS pinned in the environment, or no process hook) the
+	// poller serves better.
+	blocking := spec.Connector.WantsBlocking(cfg.Terminals)
+	if app.TuneProcess != nil {
+		defer app.TuneProcess(cfg.Terminals, blocking)()
+	}
+	blocking = blocking && runtime.GOMAXPROCS(0) > cfg.Terminals
+	spec.Connector.SetBlockingSockets(blocking)
+	defer spec.Connector.SetBlockingSockets(false)
 	// A thread per terminal pays while the terminals fit the cores (the
 	// reply always wakes the thread that goes on); with more terminals the
 	// runtime's periodic preemption hands a locked goroutine between
 	// threads, which cost more than it saved (docs/benchmarks.md).
 	cfg.OwnThreads = blocking && cfg.Terminals <= runtime.NumCPU()
-	defer spec.Connector.PollerSockets()
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err
-	}
-	if app.TuneProcess != nil {
-		defer app.TuneProcess(cfg.Terminals, blocking)()
 	}
 	procs := runtime.GOMAXPROCS(0)
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)

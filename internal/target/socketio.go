@@ -14,7 +14,7 @@ type SocketIO int
 
 const (
 	// SocketAuto is blocking sockets for runs of up to BlockingTerminalsMax
-	// terminals and the poller above (Connector.ForTerminals decides).
+	// terminals and the poller above (Connector.WantsBlocking decides).
 	SocketAuto SocketIO = iota
 	// SocketPoller leaves sockets with Go's network poller: one thread
 	// serves many waiting sessions (thousands of terminals).
@@ -83,9 +83,15 @@ func (m *socketMode) dial(ctx context.Context, network, addr string) (net.Conn, 
 	return m.wrap(nc), nil
 }
 
-// PollerSockets puts the sessions opened from now on back on the poller
-// (after a run: checks and loads use few sessions and default GOMAXPROCS).
-func (c *Connector) PollerSockets() { c.setBlocking(false) }
+// SetBlockingSockets chooses blocking sockets (on) or the poller for the
+// sessions opened from now on; idle pooled sessions of the other kind are
+// closed. A run turns them on for its terminals (WantsBlocking) and off
+// when it ends: checks and loads use few sessions and default GOMAXPROCS.
+// A session blocked in a read keeps its P: callers give the run a P per
+// terminal (see sockio).
+func (c *Connector) SetBlockingSockets(on bool) {
+	c.setBlocking(on && sockio.Supported && c.target.Kind != SQLite)
+}
 
 // BlockingSessions counts the sessions opened with blocking sockets since
 // the Connector was made (a run reports how its terminals waited).
@@ -104,12 +110,10 @@ func (c *Connector) setBlocking(b bool) {
 	}
 }
 
-// ForTerminals sets, for the sessions opened from now on, the socket mode
-// for a run of that many terminals (Options.SocketIO; auto: blocking up to
-// BlockingTerminalsMax) and reports whether they block. A caller that
-// gets true sizes GOMAXPROCS to the terminals: a session blocked in a read
-// keeps its P (see sockio).
-func (c *Connector) ForTerminals(terminals int) bool {
+// WantsBlocking reports whether a run of that many terminals should use
+// blocking sockets (Options.SocketIO; auto: up to BlockingTerminalsMax)
+// and the platform and target allow them.
+func (c *Connector) WantsBlocking(terminals int) bool {
 	b := false
 	switch c.opts.SocketIO {
 	case SocketBlocking:
@@ -117,7 +121,5 @@ func (c *Connector) ForTerminals(terminals int) bool {
 	case SocketAuto:
 		b = terminals <= BlockingTerminalsMax
 	}
-	b = b && sockio.Supported && c.target.Kind != SQLite
-	c.setBlocking(b)
-	return b
+	return b && sockio.Supported && c.target.Kind != SQLite
 }

@@ -49,9 +49,10 @@ func TestBlockingSockets(t *testing.T) {
 						t.Fatal(err)
 					}
 					warm.Close()
-					if !conn.ForTerminals(8) {
-						t.Fatal("ForTerminals(8) with SocketBlocking: not blocking")
+					if !conn.WantsBlocking(8) {
+						t.Fatal("WantsBlocking(8) with SocketBlocking: false")
 					}
+					conn.SetBlockingSockets(true)
 					before := conn.BlockingSessions()
 					c, err := conn.Connect(ctxT(t))
 					if err != nil {
@@ -59,7 +60,7 @@ func TestBlockingSockets(t *testing.T) {
 					}
 					defer c.Close()
 					if conn.BlockingSessions() == before {
-						t.Fatal("the session after ForTerminals did not get a blocking socket")
+						t.Fatal("the session after SetBlockingSockets did not get a blocking socket")
 					}
 					sel := mustPrepare(t, c, "SELECT 1 + ?")
 					for i := range 200 {
@@ -114,7 +115,7 @@ func TestBlockingSockets(t *testing.T) {
 	}
 }
 
-func TestForTerminals(t *testing.T) {
+func TestWantsBlocking(t *testing.T) {
 	tg := &target.Target{Kind: target.MySQL, User: "u", Endpoints: []string{"127.0.0.1:1"}, Database: "d"}
 	tests := []struct {
 		io        target.SocketIO
@@ -132,7 +133,7 @@ func TestForTerminals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.ForTerminals(tc.terminals); got != (tc.want && sockio.Supported) {
+		if got := c.WantsBlocking(tc.terminals); got != (tc.want && sockio.Supported) {
 			t.Errorf("%v with %d terminals: blocking %v, want %v", tc.io, tc.terminals, got, tc.want)
 		}
 		c.Close()

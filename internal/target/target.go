@@ -30,7 +30,7 @@ type Options struct {
 	// MySQLClientWire (default) or MySQLClientDriver.
 	MySQLClient MySQLClient
 	// SocketIO chooses blocking sockets or the poller (default auto: see
-	// Connector.ForTerminals).
+	// Connector.WantsBlocking).
 	SocketIO SocketIO
 }
 

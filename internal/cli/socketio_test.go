@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"benchpress/internal/target"
+	"benchpress/internal/target/sockio"
+	"benchpress/internal/testdb"
+)
+
+// runCLIProcs runs the root command with a process hook that gives a
+// blocking run a P per terminal (what cmd/benchpress does) when procs is
+// set, and none otherwise.
+func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := &App{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Version: "test"}
+	if procs {
+		app.TuneProcess = func(terminals int, blocking bool) func() {
+			if !blocking {
+				return func() {}
+			}
+			prev := runtime.GOMAXPROCS(terminals + 4)
+			gc := debug.SetGCPercent(1000)
+			return func() { runtime.GOMAXPROCS(prev); debug.SetGCPercent(gc) }
+		}
+	}
+	root := NewRoot(app)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	if err != nil {
+		errb.WriteString("benchpress: " + err.Error() + "\n")
+	}
+	return out.String(), errb.String(), ExitCode(err)
+}
+
+// TestTPCCSocketModes runs TPC-C on MariaDB and PostgreSQL with blocking
+// sockets (auto, 8 terminals), with the poller (--socket-io poller) and
+// with blocking asked for but no P per terminal (no process hook: the run
+// must fall back to the poller rather than starve terminals). Every run
+// counts exactly the orders the database gained and says in its result
+// how its terminals waited.
+func TestTPCCSocketModes(t *testing.T) {
+	if !sockio.Supported {
+		t.Skip("blocking sockets are Linux-only")
+	}
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_sock")
+			url := urlOf(tg)
+			ensureTPCC(t, tg, url, 2)
+			tests := []struct {
+				name  string
+				procs bool
+				flags []string
+				want  string
+			}{
+				{"auto", true, nil, "blocking"},
+				{"poller", true, []string{"--socket-io", "poller"}, "poller"},
+				{"blocking without a P per terminal", false, []string{"--socket-io", "blocking"}, "poller"},
+			}
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					js := filepath.Join(t.TempDir(), "r.json")
+					before := ordersOf(t, tg)
+					args := append([]string{"tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "3s",
+						"--report-interval", "0", "--json", js}, tc.flags...)
+					out, errs, code := runCLIProcs(t, tc.procs, args...)
+					if code != 0 {
+						t.Fatalf("exit %d\n%s%s", code, out, errs)
+					}
+					r := readResult(t, js)
+					gained := ordersOf(t, tg) - before
+					if r.Summary.NewOrderCommitted != gained || gained == 0 {
+						t.Errorf("New-Order committed %d, the database gained %d orders", r.Summary.NewOrderCommitted, gained)
+					}
+					if r.Driver == nil || r.Driver.SocketIO != tc.want {
+						t.Fatalf("driver %+v, want socket_io %s", r.Driver, tc.want)
+					}
+					if tc.want == "blocking" && r.Driver.GoMaxProcs < 8+1 {
+						t.Errorf("blocking run with GOMAXPROCS %d for 8 terminals", r.Driver.GoMaxProcs)
+					}
+					if !strings.Contains(out, tc.want+" sockets") {
+						t.Errorf("summary does not say %q:\n%s", tc.want+" sockets", out)
+					}
+				})
+			}
+		})
+	}
+}
