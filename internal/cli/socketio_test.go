@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -31,13 +30,7 @@ func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int)
 			return func() { runtime.GOMAXPROCS(prev); debug.SetGCPercent(gc) }
 		}
 	}
-	root := NewRoot(app)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	if err != nil {
-		errb.WriteString("benchpress: " + err.Error() + "\n")
-	}
-	return out.String(), errb.String(), ExitCode(err)
+	return runApp(app, &out, &errb, args...)
 }
 
 // TestTPCCSocketModes runs TPC-C on MariaDB and PostgreSQL with blocking

@@ -20,6 +20,11 @@ func runCLI(t *testing.T, env map[string]string, args ...string) (string, string
 	t.Helper()
 	var out, errb bytes.Buffer
 	app := &App{Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Version: "test"}
+	return runApp(app, &out, &errb, args...)
+}
+
+// runApp runs the root command of app, whose Out and Err are out and errb.
+func runApp(app *App, out, errb *bytes.Buffer, args ...string) (string, string, int) {
 	root := NewRoot(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
