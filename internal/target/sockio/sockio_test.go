@@ -127,7 +127,7 @@ func TestDeadlines(t *testing.T) {
 			if !tc.check(err) {
 				t.Fatalf("read error %v (%T)", err, err)
 			}
-			if took > tc.max+20*time.Millisecond {
+			if took > tc.max+150*time.Millisecond { // slack for a loaded CI machine
 				t.Errorf("read returned after %v, want within %v", took, tc.max)
 			}
 		})
@@ -177,8 +177,9 @@ func TestRawConnIsNonBlocking(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rerr error
-	start := time.Now()
+	var inside uintptr
 	err = rc.Read(func(fd uintptr) bool {
+		inside, _, _ = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
 		var b [1]byte
 		_, rerr = syscall.Read(int(fd), b[:])
 		return true
@@ -186,8 +187,8 @@ func TestRawConnIsNonBlocking(t *testing.T) {
 	if err != nil || rerr != syscall.EAGAIN {
 		t.Fatalf("raw read: %v, %v; want EAGAIN", err, rerr)
 	}
-	if took := time.Since(start); took > Slice/2 {
-		t.Errorf("raw read took %v", took)
+	if inside&syscall.O_NONBLOCK == 0 {
+		t.Errorf("flags inside the raw read %#x: not non-blocking (a liveness check would wait out a slice)", inside)
 	}
 	// and the socket is blocking again afterwards
 	fl, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(c.fd), syscall.F_GETFL, 0)
