@@ -90,7 +90,12 @@ func (m *socketMode) dial(ctx context.Context, network, addr string) (net.Conn, 
 // A session blocked in a read keeps its P: callers give the run a P per
 // terminal (see sockio).
 func (c *Connector) SetBlockingSockets(on bool) {
-	c.setBlocking(on && sockio.Supported && c.target.Kind != SQLite)
+	on = on && sockio.Supported && c.target.Kind != SQLite
+	if c.sockets.blocking.Swap(on) != on {
+		if d, ok := c.backend.(idleDropper); ok {
+			d.dropIdle()
+		}
+	}
 }
 
 // BlockingSessions counts the sessions opened with blocking sockets since
@@ -101,14 +106,6 @@ func (c *Connector) BlockingSessions() int64 { return c.sockets.detached.Load() 
 // they were opened in the previous socket mode and must not serve the next
 // run.
 type idleDropper interface{ dropIdle() }
-
-func (c *Connector) setBlocking(b bool) {
-	if c.sockets.blocking.Swap(b) != b {
-		if d, ok := c.backend.(idleDropper); ok {
-			d.dropIdle()
-		}
-	}
-}
 
 // WantsBlocking reports whether a run of that many terminals should use
 // blocking sockets (Options.SocketIO; auto: up to BlockingTerminalsMax)
