@@ -566,16 +566,27 @@ func connID(t *testing.T, c target.Conn) int64 {
 	return id
 }
 
-// waitLockWait polls until session id waits for a row lock.
-func waitLockWait(t *testing.T, admin target.Conn, id int64) {
+// waitInUpdate polls until session id has its UPDATE in flight on the
+// server (or done fails the test first with the statement's own result).
+// It watches the processlist, not INNODB_TRX's 'LOCK WAIT': under I/O load
+// (another package's bulk load on the same server) InnoDB's view showed the
+// waiting transaction as RUNNING for the whole 10 s poll. The deadlock
+// subtest does not need the order anyway: whichever request comes second
+// closes the cycle.
+func waitInUpdate(t *testing.T, admin target.Conn, id int64, done <-chan error) {
 	t.Helper()
-	q := fmt.Sprintf("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = %d AND trx_state = 'LOCK WAIT'", id)
-	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
+	q := fmt.Sprintf("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = %d AND INFO LIKE 'UPDATE%%'", id)
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("session %d: update returned before the other session asked for its row: %v", id, err)
+		default:
+		}
 		if rows := textQuery(t, admin, 1, q); *rows[0][0] == "1" {
 			return
 		}
 	}
-	t.Fatalf("session %d never waited for the lock", id)
+	t.Fatalf("session %d never ran its update", id)
 }
 
 // TestIntegrationLockErrors checks that server errors from statements run
@@ -652,7 +663,7 @@ func TestIntegrationLockErrors(t *testing.T) {
 			_, err := updA.Exec(ctx, 2) // waits for b
 			errA <- err
 		}()
-		waitLockWait(t, conn2(t, conn), idA)
+		waitInUpdate(t, conn2(t, conn), idA, errA)
 		_, eb := updB.Exec(ctx, 1) // closes the cycle
 		ea := <-errA
 		classes := []target.Class{target.Classify(ea), target.Classify(eb)}
