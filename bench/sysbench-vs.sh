@@ -4,22 +4,25 @@
 #
 # For every server (MariaDB, PostgreSQL), test (oltp_point_select,
 # oltp_read_write) and ladder step (1 2 8 32 128 threads), the script runs
-# ROUNDS rounds of "sysbench, then benchpress" (A/B/A/B: both tools see the
-# same drift of a shared machine), TIME seconds each, on the same tables
+# ROUNDS rounds of both tools, sysbench first in odd rounds and benchpress
+# first in even ones (A/B, B/A: both tools see the same drift of a shared
+# machine and of the server's state), TIME seconds each, on the same tables
 # (TABLES x SIZE rows, prepared once by sysbench). Per run it reads TPS, p50
 # and p99 latency (sysbench: from its --histogram; benchpress: --json) and the
 # client's CPU (user+sys of the process, getrusage). Per step it prints the
 # medians over the rounds, the ratios benchpress/sysbench of the medians, the
-# spread of the per-round TPS ratios (how noisy the machine was), and a
-# verdict against the targets:
+# spread of the per-round TPS ratios, sysbench's own p99 spread over its
+# rounds (max/min: how far the machine moves a p99 between runs of the
+# same tool, the floor under any p99 ratio), and a verdict against the
+# targets:
 #   TPS ratio  >= 0.95        p99 ratio  <= 1.1
 # The client CPU per query (benchpress/sysbench) is printed as the yardstick
 # bench/driver.sh uses. The header records the machine (lscpu model name,
 # cores) and the server versions: quote them next to any figure.
 #
 # Usage: bench/sysbench-vs.sh [--quick]
-#   --quick   ladder "2 8", TIME 5, TABLES 2, SIZE 10000 (about 3 minutes)
-# Environment (defaults): LADDER ("1 2 8 32 128") ROUNDS (2) TIME (10)
+#   --quick   ladder "2 8", ROUNDS 2, TIME 5, TABLES 2, SIZE 10000 (about 3 minutes)
+# Environment (defaults): LADDER ("1 2 8 32 128") ROUNDS (4) TIME (10)
 #   TABLES (4) SIZE (100000) DB (bp_sbvs)
 #   SERVERS ("mariadb postgres") TESTS ("oltp_point_select oltp_read_write")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
@@ -35,12 +38,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = --quick ]; then
-	LADDER=${LADDER:-"2 8"} TIME=${TIME:-5} TABLES=${TABLES:-2} SIZE=${SIZE:-10000}
+	LADDER=${LADDER:-"2 8"} ROUNDS=${ROUNDS:-2} TIME=${TIME:-5} TABLES=${TABLES:-2} SIZE=${SIZE:-10000}
 elif [ -n "${1:-}" ]; then
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 fi
-LADDER=${LADDER:-"1 2 8 32 128"} ROUNDS=${ROUNDS:-2} TIME=${TIME:-10}
+LADDER=${LADDER:-"1 2 8 32 128"} ROUNDS=${ROUNDS:-4} TIME=${TIME:-10}
 TABLES=${TABLES:-4} SIZE=${SIZE:-100000} DB=${DB:-bp_sbvs}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
@@ -66,6 +69,21 @@ printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\
 	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
 } | tee "$SUMMARY"
 
+# run_sysbench SERVER TEST THREADS FILE and run_benchpress ...: one measured
+# run of a tool, its output in FILE-<tool>.*.
+run_sysbench() {
+	# shellcheck disable=SC2046
+	measure "$4-sysbench" sysbench "$2" $(sb_args "$1" "$DB") --tables="$TABLES" --table-size="$SIZE" \
+		--threads="$3" --time="$TIME" --report-interval=0 --histogram=on run || true
+}
+run_benchpress() {
+	rm -f "$4-benchpress.json"
+	# shellcheck disable=SC2086
+	measure "$4-benchpress" env $BP_ENV "$BIN" sysbench run "$2" --target "$(bp_url "$1" "$DB")" \
+		--tables "$TABLES" --table-size "$SIZE" --threads "$3" --time "$TIME" --report-interval 0 \
+		--json "$4-benchpress.json" $BP_FLAGS || true
+}
+
 for srv in $SERVERS; do
 	create_db "$srv" "$DB"
 	echo "# $srv: $(server_version "$srv")" | tee -a "$SUMMARY"
@@ -77,20 +95,24 @@ for srv in $SERVERS; do
 	for test in $TESTS; do
 		for th in $LADDER; do
 			for round in $(seq 1 "$ROUNDS"); do
-				f=$OUT/$srv-$test-$th-$round
-				echo "[$srv] $test $th threads, round $round: sysbench ..." >&2
-				# shellcheck disable=SC2046
-				measure "$f-sysbench" sysbench "$test" $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" \
-					--threads="$th" --time="$TIME" --report-interval=0 --histogram=on run || true
-				sb_line "$f-sysbench" | sed "s/^/$srv\t$test\t$th\t$round\tsysbench\t/" >>"$RESULTS"
-
-				echo "[$srv] $test $th threads, round $round: benchpress ..." >&2
-				rm -f "$f-benchpress.json"
-				# shellcheck disable=SC2086
-				measure "$f-benchpress" env $BP_ENV "$BIN" sysbench run "$test" --target "$(bp_url "$srv" "$DB")" \
-					--tables "$TABLES" --table-size "$SIZE" --threads "$th" --time "$TIME" --report-interval 0 \
-					--json "$f-benchpress.json" $BP_FLAGS || true
-				bp_line "$f-benchpress" | sed "s/^/$srv\t$test\t$th\t$round\tbenchpress\t/" >>"$RESULTS"
+				# Odd rounds run sysbench first, even rounds benchpress
+				# first (A/B, B/A, ...): a drift of the shared machine or
+				# the server's state (purge, vacuum, checkpoints after
+				# read_write) does not favour the tool that always goes
+				# second.
+				if [ $((round % 2)) = 1 ]; then
+					tools="sysbench benchpress"
+				else
+					tools="benchpress sysbench"
+				fi
+				for tool in $tools; do
+					f=$OUT/$srv-$test-$th-$round
+					echo "[$srv] $test $th threads, round $round: $tool ..." >&2
+					run_$tool "$srv" "$test" "$th" "$f"
+					line=sb_line
+					[ "$tool" = benchpress ] && line=bp_line
+					$line "$f-$tool" | sed "s/^/$srv\t$test\t$th\t$round\t$tool\t/" >>"$RESULTS"
+				done
 			done
 		done
 	done

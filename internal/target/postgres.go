@@ -126,7 +126,8 @@ type pgConn struct {
 	stmts    map[string]*pgStmt // by caller's SQL text
 	seq      int
 	inTx     bool
-	rows     pgRows // reused by every Query on this Conn
+	rows     pgRows     // reused by every Query on this Conn
+	frows    pgFastRows // the same for the lean path (pg_fast.go)
 	g        stmtGuard
 }
 
@@ -151,10 +152,12 @@ func (c *pgConn) Prepare(ctx context.Context, query string) (Stmt, error) {
 	if c.prepared {
 		c.seq++
 		name := "bp" + itoa(c.seq)
-		if _, err := c.conn.Prepare(ctx, name, st.sql); err != nil {
+		sd, err := c.conn.Prepare(ctx, name, st.sql)
+		if err != nil {
 			return nil, fmt.Errorf("prepare %s: %w", snippet(query), err)
 		}
 		st.sql = name // pgx runs a known statement name as that statement
+		st.fast = newPGFast(sd)
 	}
 	c.stmts[query] = st
 	return st, nil
@@ -245,16 +248,38 @@ func (c *pgConn) Close() error {
 }
 
 // pgStmt holds the statement name (Prepared) or the rewritten SQL (Text).
+// A prepared statement runs on the lean path (pg_fast.go) when its
+// arguments fit it, through pgx otherwise.
 type pgStmt struct {
-	c   *pgConn
-	sql string
+	c    *pgConn
+	sql  string
+	fast *pgFast // nil in Text mode
 }
 
 func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
+	if f := s.fast; f != nil && f.encode(args) {
+		rctx, err := s.c.g.enter(ctx)
+		if err != nil {
+			return 0, err
+		}
+		tag, err := f.exec(rctx, s.c.conn.PgConn()).Close()
+		if err = s.c.g.leave(err); err != nil {
+			return 0, err
+		}
+		return tag.RowsAffected(), nil
+	}
 	return s.c.exec(ctx, s.sql, args)
 }
 
 func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
+	if f := s.fast; f != nil && f.encode(args) {
+		rctx, err := s.c.g.enter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.c.frows = pgFastRows{rr: f.exec(rctx, s.c.conn.PgConn()), f: f, tm: s.c.conn.TypeMap(), g: &s.c.g}
+		return &s.c.frows, nil
+	}
 	return s.c.query(ctx, s.sql, args)
 }
 
@@ -268,6 +293,21 @@ func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
 }
 
 func (s *pgStmt) queryRow(ctx context.Context, dest []any, args []any) error {
+	if f := s.fast; f != nil && f.encode(args) {
+		rr := f.exec(ctx, s.c.conn.PgConn())
+		var err error
+		got := rr.NextRow()
+		if got {
+			err = f.scan(s.c.conn.TypeMap(), dest, rr.Values())
+		}
+		if _, cerr := rr.Close(); cerr != nil {
+			return cerr
+		}
+		if !got {
+			return ErrNoRows
+		}
+		return err
+	}
 	r, err := s.c.conn.Query(ctx, s.sql, args...)
 	if err != nil {
 		return err

@@ -1,0 +1,121 @@
+package target
+
+import (
+	"database/sql"
+	"encoding/binary"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+func TestPGFastEncode(t *testing.T) {
+	loc := time.FixedZone("x", -(3*3600 + 30*60 + 15))
+	tests := []struct {
+		name string
+		oids []uint32
+		args []any
+		want []string // "<nil>" for NULL
+		ok   bool
+	}{
+		{"ints", []uint32{pgtype.Int4OID, pgtype.Int8OID, pgtype.Int2OID, pgtype.Int8OID, pgtype.Int8OID},
+			[]any{1, int64(-9223372036854775808), int16(-3), int32(7), uint32(4294967295)},
+			[]string{"1", "-9223372036854775808", "-3", "7", "4294967295"}, true},
+		{"floats", []uint32{pgtype.Float8OID, pgtype.NumericOID, pgtype.Float4OID},
+			[]any{0.1, 1e21, float32(2.5)}, []string{"0.1", "1e+21", "2.5"}, true},
+		{"text, bool, NULL", []uint32{pgtype.TextOID, pgtype.BoolOID, pgtype.Int4OID, pgtype.VarcharOID},
+			[]any{"a'b", true, nil, ""}, []string{"a'b", "t", "<nil>", ""}, true},
+		{"money", []uint32{pgtype.NumericOID, pgtype.NumericOID},
+			[]any{Cents(-1005), Decimal4(500)}, []string{"-10.05", "0.0500"}, true},
+		{"time", []uint32{pgtype.TimestamptzOID, pgtype.TimestampOID},
+			[]any{time.Date(2026, 11, 23, 16, 5, 4, 123456789, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, loc)},
+			[]string{"2026-11-23 16:05:04.123456+00:00:00", "0001-01-01 00:00:00.000000-03:30:15"}, true},
+		{"bytea parameter", []uint32{pgtype.ByteaOID}, []any{"x"}, nil, false},
+		{"[]byte argument", []uint32{pgtype.TextOID}, []any{[]byte("x")}, nil, false},
+		{"NaN", []uint32{pgtype.Float8OID}, []any{math.NaN()}, nil, false},
+		{"Inf", []uint32{pgtype.Float8OID}, []any{math.Inf(1)}, nil, false},
+		{"time into text", []uint32{pgtype.TextOID}, []any{time.Now()}, nil, false},
+		{"year 10000", []uint32{pgtype.TimestampOID}, []any{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, nil, false},
+		{"money into int", []uint32{pgtype.Int8OID}, []any{Cents(100)}, nil, false},
+		{"other type", []uint32{pgtype.Int8OID}, []any{struct{}{}}, nil, false},
+		{"count mismatch", []uint32{pgtype.Int8OID}, []any{1, 2}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newPGFast(&pgconn.StatementDescription{ParamOIDs: tt.oids})
+			for pass := 0; pass < 2; pass++ { // buffers reused
+				if ok := f.encode(tt.args); ok != tt.ok {
+					t.Fatalf("encode = %v, want %v", ok, tt.ok)
+				}
+				if !tt.ok {
+					return
+				}
+				for i, p := range f.params {
+					got := "<nil>"
+					if p != nil {
+						got = string(p)
+					}
+					if got != tt.want[i] {
+						t.Errorf("pass %d param %d = %q, want %q", pass, i, got, tt.want[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPGFastScanValue(t *testing.T) {
+	tm := pgtype.NewMap()
+	be := func(n int, v uint64) []byte {
+		b := make([]byte, 8)
+		binary.BigEndian.PutUint64(b, v)
+		return b[8-n:]
+	}
+	var (
+		i64 int64
+		i   int
+		i32 int32
+		f64 float64
+		s   string
+		c   Cents
+		ni  sql.NullInt64
+	)
+	tests := []struct {
+		name   string
+		oid    uint32
+		format int16
+		src    []byte
+		dst    any
+		check  func() bool
+		errors bool
+	}{
+		{"int8 -> int64", pgtype.Int8OID, 1, be(8, uint64(math.MaxUint64)), &i64, func() bool { return i64 == -1 }, false},
+		{"int4 -> int", pgtype.Int4OID, 1, be(4, 0xfffffffe), &i, func() bool { return i == -2 }, false},
+		{"int2 -> int32", pgtype.Int2OID, 1, be(2, 300), &i32, func() bool { return i32 == 300 }, false},
+		{"int8 -> int32 overflow (pgx)", pgtype.Int8OID, 1, be(8, 1<<40), &i32, nil, true},
+		{"float8 -> float64", pgtype.Float8OID, 1, be(8, math.Float64bits(0.1)), &f64, func() bool { return f64 == 0.1 }, false},
+		{"float4 -> float64", pgtype.Float4OID, 1, be(4, uint64(math.Float32bits(2.5))), &f64, func() bool { return f64 == 2.5 }, false},
+		{"int8 -> string (pgx)", pgtype.Int8OID, 1, be(8, 42), &s, func() bool { return s == "42" }, false},
+		{"numeric text -> Cents", pgtype.NumericOID, 0, []byte("-12.30"), &c, func() bool { return c == -1230 }, false},
+		{"numeric text -> float64", pgtype.NumericOID, 0, []byte("3.25"), &f64, func() bool { return f64 == 3.25 }, false},
+		{"numeric text -> int64 (pgx)", pgtype.NumericOID, 0, []byte("123"), &i64, func() bool { return i64 == 123 }, false},
+		{"int8 -> Cents (pgx)", pgtype.Int8OID, 1, be(8, 7), &c, func() bool { return c == 700 }, false},
+		{"text -> string", pgtype.TextOID, 0, []byte("héllo"), &s, func() bool { return s == "héllo" }, false},
+		{"NULL -> int64 (pgx error)", pgtype.Int8OID, 1, nil, &i64, nil, true},
+		{"NULL -> sql.NullInt64", pgtype.Int8OID, 1, nil, &ni, func() bool { return !ni.Valid }, false},
+		{"int8 -> sql.NullInt64", pgtype.Int8OID, 1, be(8, 9), &ni, func() bool { return ni.Valid && ni.Int64 == 9 }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := scanValue(tm, tt.oid, tt.format, tt.src, tt.dst)
+			if (err != nil) != tt.errors {
+				t.Fatalf("err = %v, want error %v", err, tt.errors)
+			}
+			if tt.check != nil && !tt.check() {
+				t.Errorf("wrong value: %v", tt.dst)
+			}
+		})
+	}
+}
