@@ -35,6 +35,7 @@ type App struct {
 	// root command's context carries it.
 
 	policy runPolicy // --min-success, --arrivals (runpolicy.go)
+	prof   profiler  // --cpuprofile, --memprofile (profile.go)
 }
 
 // env is what workload commands get from the process edge.

@@ -49,7 +49,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	cfg.OnPhase = func(p string) {
 		switch p {
 		case "done":
-			writeHeapProfile()
+			app.prof.writeHeap()
 		case "measure":
 			startAcct()
 			if !spec.Quiet {

@@ -39,7 +39,7 @@ Start with:
 		newK8sCmd(app),
 	)
 	groupCommand(root)
-	addProfileFlag(root)
+	addProfileFlags(root, &app.prof)
 	addWatchFlags(root, app)
 	addRunPolicyFlags(app, root)
 	return root

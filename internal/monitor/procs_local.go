@@ -1,12 +1,13 @@
 package monitor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 )
 
 // ProcGroup is one reading of a named process group: every process whose
@@ -32,36 +33,78 @@ const clkTck = 100
 
 // procStat is the part of /proc/<pid>/stat a process group needs.
 type procStat struct {
-	comm      string
+	comm      []byte // a view into the data parsed
 	cpuTicks  uint64 // utime + stime
 	startTime uint64 // clock ticks after boot: tells a reused pid apart
 	rssPages  uint64
 }
 
-// parseProcPidStat parses the contents of /proc/<pid>/stat (proc(5)). The
-// command name is between the first "(" and the last ")", and may hold
-// spaces and parentheses.
-func parseProcPidStat(data string) (procStat, error) {
-	open, end := strings.IndexByte(data, '('), strings.LastIndexByte(data, ')')
+// statFields are the fields read, counted from field 3 (state, the first
+// after the command name): utime (14), stime (15), starttime (22), rss (24).
+var statFields = [4]int{11, 12, 19, 21}
+
+// parseProcPidStat parses the contents of /proc/<pid>/stat (proc(5))
+// without allocating: the monitor reads it for every server process each
+// interval (2048 PostgreSQL backends at 2048 terminals). The command name
+// is between the first "(" and the last ")", and may hold spaces and
+// parentheses.
+func parseProcPidStat(data []byte) (procStat, error) {
+	open, end := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
 	if open < 0 || end < open {
 		return procStat{}, errors.New("stat: no (comm)")
 	}
 	st := procStat{comm: data[open+1 : end]}
-	f := strings.Fields(data[end+1:])
-	// f[0] is field 3 (state): utime is field 14, stime 15, starttime 22, rss 24.
-	if len(f) < 22 {
-		return procStat{}, fmt.Errorf("stat: %d fields after comm, want at least 22", len(f))
-	}
 	var v [4]uint64
-	for i, idx := range [4]int{11, 12, 19, 21} {
-		n, err := strconv.ParseUint(f[idx], 10, 64)
-		if err != nil {
-			return procStat{}, fmt.Errorf("stat field %d: %w", idx+3, err)
+	field, next := 0, 0 // fields after comm, the next of statFields wanted
+	rest := data[end+1:]
+	for i := 0; i < len(rest) && next < len(statFields); {
+		for i < len(rest) && isStatSpace(rest[i]) {
+			i++
 		}
-		v[i] = n
+		j := i
+		for j < len(rest) && !isStatSpace(rest[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		if field == statFields[next] {
+			n, ok := parseUintBytes(rest[i:j])
+			if !ok {
+				return procStat{}, fmt.Errorf("stat field %d: %q is not a number", field+3, rest[i:j])
+			}
+			v[next] = n
+			next++
+		}
+		field++
+		i = j
+	}
+	if next < len(statFields) {
+		return procStat{}, fmt.Errorf("stat: %d fields after comm, want at least 22", field)
 	}
 	st.cpuTicks, st.startTime, st.rssPages = v[0]+v[1], v[2], v[3]
 	return st, nil
+}
+
+func isStatSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' }
+
+// parseUintBytes parses a decimal uint64; false on anything else or overflow.
+func parseUintBytes(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if n > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, true
 }
 
 // pidKey identifies one process over time (pids are reused).
@@ -73,8 +116,8 @@ type pidKey struct {
 // localProcs reads named process groups from /proc. It is used by one
 // goroutine at a time.
 type localProcs struct {
-	root  string // "/proc"
-	names map[string]bool
+	root  string            // "/proc"
+	names map[string]string // comm -> the group's name (the same string)
 	last  map[pidKey]uint64 // cpu ticks at the previous reading
 	cum   map[string]float64
 	// other holds pids seen with an unwatched name: they are not read again
@@ -82,6 +125,8 @@ type localProcs struct {
 	// watched process is then found within that many intervals).
 	other map[int]bool
 	reads int
+	path  []byte // scratch: "<root>/<pid>/stat"
+	buf   []byte // scratch: the file's contents
 }
 
 // otherTTL is how many readings the set of unwatched pids is kept.
@@ -91,9 +136,10 @@ func newLocalProcs(names []string) *localProcs {
 	if len(names) == 0 {
 		names = DefaultProcessNames
 	}
-	p := &localProcs{root: "/proc", names: map[string]bool{}, last: map[pidKey]uint64{}, cum: map[string]float64{}, other: map[int]bool{}}
+	p := &localProcs{root: "/proc", names: map[string]string{}, last: map[pidKey]uint64{}, cum: map[string]float64{}, other: map[int]bool{},
+		buf: make([]byte, 1024)}
 	for _, n := range names {
-		p.names[truncComm(n)] = true
+		p.names[truncComm(n)] = truncComm(n)
 	}
 	return p
 }
@@ -125,29 +171,30 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		if err != nil || p.other[pid] {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(p.root, e.Name(), "stat"))
+		b, err := p.readStat(e.Name())
 		if err != nil {
 			continue // exited meanwhile
 		}
-		st, err := parseProcPidStat(string(b))
+		st, err := parseProcPidStat(b)
 		if err != nil {
 			continue
 		}
-		if !p.names[st.comm] {
+		name, ok := p.names[string(st.comm)]
+		if !ok {
 			p.other[pid] = true
 			continue
 		}
 		k := pidKey{pid, st.startTime}
 		seen[k] = st.cpuTicks
 		if prev, ok := p.last[k]; ok && st.cpuTicks >= prev {
-			p.cum[st.comm] += float64(st.cpuTicks-prev) / clkTck
+			p.cum[name] += float64(st.cpuTicks-prev) / clkTck
 		} else if !ok {
-			p.cum[st.comm] += float64(st.cpuTicks) / clkTck
+			p.cum[name] += float64(st.cpuTicks) / clkTck
 		}
-		g := groups[st.comm]
+		g := groups[name]
 		g.RSSBytes += st.rssPages * page
 		g.Procs++
-		groups[st.comm] = g
+		groups[name] = g
 	}
 	p.last = seen
 	for n, g := range groups {
@@ -155,4 +202,29 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		groups[n] = g
 	}
 	return groups, nil
+}
+
+// readStat reads <root>/<pid>/stat into the reused buffer (a stat line is
+// a few hundred bytes; the buffer grows if one is longer).
+func (p *localProcs) readStat(pid string) ([]byte, error) {
+	p.path = append(append(append(append(p.path[:0], p.root...), '/'), pid...), "/stat"...)
+	f, err := os.Open(string(p.path))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n := 0
+	for {
+		m, err := f.Read(p.buf[n:])
+		n += m
+		if err == io.EOF || (err == nil && m == 0) {
+			return p.buf[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(p.buf) {
+			p.buf = append(p.buf, make([]byte, len(p.buf))...)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -68,6 +69,59 @@ func TestLocalProcsAccounting(t *testing.T) {
 		}
 		if g["mariadbd"].RSSBytes != 100*page {
 			t.Errorf("%s: mariadbd RSS = %d", st.name, g["mariadbd"].RSSBytes)
+		}
+	}
+}
+
+// TestLocalProcsReadAllocations: a reading allocates a few hundred bytes
+// per watched process (opening the file), not the contents and a split of
+// every line (~1.5 KB before): the monitor reads 2048 PostgreSQL backends
+// each interval at 2048 terminals, inside the driver whose GC share is
+// reported.
+func TestLocalProcsReadAllocations(t *testing.T) {
+	root := t.TempDir()
+	const n, reads = 200, 5
+	for i := 0; i < n; i++ {
+		writeProc(t, root, 100+i, "postgres", uint64(i), uint64(i), 10)
+	}
+	p := newLocalProcs([]string{"postgres"})
+	p.root = root
+	if _, err := p.read(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := 0; i < reads; i++ {
+		if g, err := p.read(); err != nil || g["postgres"].Procs != n {
+			t.Fatalf("read: %+v, %v", g, err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	bytes := float64(after.TotalAlloc-before.TotalAlloc) / (n * reads)
+	objects := float64(after.Mallocs-before.Mallocs) / (n * reads)
+	t.Logf("per process and reading: %.0f bytes, %.1f objects", bytes, objects)
+	if bytes > 700 || objects > 7 {
+		t.Errorf("per process and reading: %.0f bytes, %.1f objects; want <= 700 and <= 7", bytes, objects)
+	}
+}
+
+func TestParseProcPidStatErrors(t *testing.T) {
+	rest := " S 1 1 1 0 -1 0 0 0 0 0 %s 7 0 0 20 0 1 0 5 1000 9 0\n"
+	for _, tt := range []struct {
+		name, line string
+		ok         bool
+		ticks      uint64
+	}{
+		{"plain", "1 (postgres)" + fmt.Sprintf(rest, "3"), true, 10},
+		{"comm with ) and spaces", "1 (a) b (c))" + fmt.Sprintf(rest, "3"), true, 10},
+		{"not a number", "1 (x)" + fmt.Sprintf(rest, "3x"), false, 0},
+		{"overflow", "1 (x)" + fmt.Sprintf(rest, "99999999999999999999999"), false, 0},
+		{"no comm", "1 x S 1", false, 0},
+		{"short", "1 (x) S 1 2 3", false, 0},
+	} {
+		st, err := parseProcPidStat([]byte(tt.line))
+		if (err == nil) != tt.ok || st.cpuTicks != tt.ticks {
+			t.Errorf("%s: %+v, %v", tt.name, st, err)
 		}
 	}
 }

@@ -156,14 +156,14 @@ func TestStartWatchRejectsBadHosts(t *testing.T) {
 
 func TestParseProcPidStat(t *testing.T) {
 	line := "3142 (maria (db)) S 1 3142 3142 0 -1 4194560 9795 0 0 0 1658 661 0 0 20 0 12 0 1234 1000000 2500 18446744073709551615\n"
-	st, err := parseProcPidStat(line)
+	st, err := parseProcPidStat([]byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.comm != "maria (db)" || st.cpuTicks != 2319 || st.startTime != 1234 || st.rssPages != 2500 {
+	if string(st.comm) != "maria (db)" || st.cpuTicks != 2319 || st.startTime != 1234 || st.rssPages != 2500 {
 		t.Errorf("got %+v", st)
 	}
-	if _, err := parseProcPidStat("1 (x) S 1 2"); err == nil {
+	if _, err := parseProcPidStat([]byte("1 (x) S 1 2")); err == nil {
 		t.Error("short line parsed")
 	}
 }

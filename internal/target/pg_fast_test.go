@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -45,14 +46,15 @@ func TestPGFastEncode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newPGFast(&pgconn.StatementDescription{ParamOIDs: tt.oids})
+			var a pgArgs
 			for pass := 0; pass < 2; pass++ { // buffers reused
-				if ok := f.encode(tt.args); ok != tt.ok {
+				if ok := f.encode(&a, tt.args); ok != tt.ok {
 					t.Fatalf("encode = %v, want %v", ok, tt.ok)
 				}
 				if !tt.ok {
 					return
 				}
-				for i, p := range f.params {
+				for i, p := range a.params {
 					got := "<nil>"
 					if p != nil {
 						got = string(p)
@@ -117,5 +119,71 @@ func TestPGFastScanValue(t *testing.T) {
 				t.Errorf("wrong value: %v", tt.dst)
 			}
 		})
+	}
+}
+
+// TestPGFastScanLikePgx: the values the lean path decodes itself come out
+// as pgx's type map decodes them, and what it leaves alone (a text column
+// into a time.Time, which implements TextUnmarshaler) is pgx's.
+func TestPGFastScanLikePgx(t *testing.T) {
+	tm := pgtype.NewMap()
+	tests := []struct {
+		name   string
+		oid    uint32
+		format int16
+		src    []byte
+		mk     func() any
+	}{
+		{"text -> time.Time", pgtype.TextOID, 0, []byte("2026-11-23T10:00:00Z"), func() any { return new(time.Time) }},
+		{"numeric text -> Cents", pgtype.NumericOID, 0, []byte("-0.05"), func() any { return new(Cents) }},
+		{"numeric text -> Decimal4", pgtype.NumericOID, 0, []byte("0.1234"), func() any { return new(Decimal4) }},
+		{"numeric text -> float64", pgtype.NumericOID, 0, []byte("123456789.125"), func() any { return new(float64) }},
+		{"bpchar -> string", pgtype.BPCharOID, 0, []byte("ab   "), func() any { return new(string) }},
+		{"int2 -> int64", pgtype.Int2OID, 1, []byte{0xff, 0xfe}, func() any { return new(int64) }},
+		{"float8 -> float64", pgtype.Float8OID, 1, []byte{0x3f, 0xb9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a}, func() any { return new(float64) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lean, ref := tt.mk(), tt.mk()
+			errLean := scanValue(tm, tt.oid, tt.format, tt.src, lean)
+			errRef := tm.Scan(tt.oid, tt.format, tt.src, ref)
+			if (errLean == nil) != (errRef == nil) || !reflect.DeepEqual(lean, ref) {
+				t.Errorf("lean %v (%v), pgx %v (%v)", lean, errLean, ref, errRef)
+			}
+		})
+	}
+}
+
+// TestPGFastArgsShared: one session's statements share the parameter
+// buffers; each encode sees only its own values, whatever came before.
+func TestPGFastArgsShared(t *testing.T) {
+	three := newPGFast(&pgconn.StatementDescription{ParamOIDs: []uint32{pgtype.Int8OID, pgtype.TextOID, pgtype.Int8OID}})
+	one := newPGFast(&pgconn.StatementDescription{ParamOIDs: []uint32{pgtype.TextOID}})
+	var a pgArgs
+	steps := []struct {
+		f    *pgFast
+		args []any
+		want []string
+	}{
+		{three, []any{1, "a long value that grows the buffer", nil}, []string{"1", "a long value that grows the buffer", "<nil>"}},
+		{one, []any{"x"}, []string{"x"}},
+		{three, []any{nil, "", 22}, []string{"<nil>", "", "22"}},
+	}
+	for i, st := range steps {
+		if !st.f.encode(&a, st.args) {
+			t.Fatalf("step %d: encode refused", i)
+		}
+		if len(a.params) != len(st.want) {
+			t.Fatalf("step %d: %d params", i, len(a.params))
+		}
+		for j, p := range a.params {
+			got := "<nil>"
+			if p != nil {
+				got = string(p)
+			}
+			if got != st.want[j] {
+				t.Errorf("step %d param %d = %q, want %q", i, j, got, st.want[j])
+			}
+		}
 	}
 }

@@ -128,6 +128,7 @@ type pgConn struct {
 	inTx     bool
 	rows     pgRows     // reused by every Query on this Conn
 	frows    pgFastRows // the same for the lean path (pg_fast.go)
+	args     pgArgs     // the lean path's bound parameters
 	g        stmtGuard
 }
 
@@ -257,12 +258,12 @@ type pgStmt struct {
 }
 
 func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
-	if f := s.fast; f != nil && f.encode(args) {
+	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
 		rctx, err := s.c.g.enter(ctx)
 		if err != nil {
 			return 0, err
 		}
-		tag, err := f.exec(rctx, s.c.conn.PgConn()).Close()
+		tag, err := f.exec(rctx, s.c.conn.PgConn(), &s.c.args).Close()
 		if err = s.c.g.leave(err); err != nil {
 			return 0, err
 		}
@@ -272,12 +273,12 @@ func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
 }
 
 func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
-	if f := s.fast; f != nil && f.encode(args) {
+	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
 		rctx, err := s.c.g.enter(ctx)
 		if err != nil {
 			return nil, err
 		}
-		s.c.frows = pgFastRows{rr: f.exec(rctx, s.c.conn.PgConn()), f: f, tm: s.c.conn.TypeMap(), g: &s.c.g}
+		s.c.frows = pgFastRows{rr: f.exec(rctx, s.c.conn.PgConn(), &s.c.args), f: f, tm: s.c.conn.TypeMap(), g: &s.c.g}
 		return &s.c.frows, nil
 	}
 	return s.c.query(ctx, s.sql, args)
@@ -293,8 +294,8 @@ func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
 }
 
 func (s *pgStmt) queryRow(ctx context.Context, dest []any, args []any) error {
-	if f := s.fast; f != nil && f.encode(args) {
-		rr := f.exec(ctx, s.c.conn.PgConn())
+	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
+		rr := f.exec(ctx, s.c.conn.PgConn(), &s.c.args)
 		var err error
 		got := rr.NextRow()
 		if got {
