@@ -54,21 +54,65 @@ func TestMySQLPreparedStatementAllocations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var runErr error
-			allocs := testing.AllocsPerRun(200, func() {
-				if err := tt.run(); err != nil {
-					runErr = err
-				}
-			})
-			if runErr != nil {
-				t.Fatal(runErr)
-			}
-			if allocs > 0 {
+			if allocs := allocsPerStatement(t, tt.run); allocs > 0 {
 				t.Errorf("%v allocations per statement, want 0", allocs)
 			}
 		})
 	}
 	if amt != 1234 || id != 1 {
 		t.Fatalf("scanned amount %v id %d, want 12.34 1", amt, id)
+	}
+}
+
+// allocsPerStatement returns the heap allocations per call of run (200
+// calls); an error of run fails the test.
+func allocsPerStatement(t *testing.T, run func() error) float64 {
+	t.Helper()
+	var runErr error
+	allocs := testing.AllocsPerRun(200, func() {
+		if err := run(); err != nil {
+			runErr = err
+		}
+	})
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	return allocs
+}
+
+// TestPGLeanPathAllocations: a point select into an integer and a money
+// amount, and an update, allocate at most two objects per statement on
+// PostgreSQL: pgconn's command tag (a string per CommandComplete) and, with
+// TLS (sslmode=prefer, the test servers' default), crypto/tls's reader per
+// record. Through pgx (before the lean path, measured the same way): 8 and
+// 14.
+func TestPGLeanPathAllocations(t *testing.T) {
+	tg := testdb.For(t, target.Postgres, "target")
+	ctx := context.Background()
+	_, c := testdb.Connect(t, tg, target.Options{StatementMode: target.Prepared})
+	mustExec(t, c, "CREATE TABLE IF NOT EXISTS pgfast_alloc (id INT PRIMARY KEY, amount NUMERIC(12,2), k INT)")
+	mustExec(t, c, "DELETE FROM pgfast_alloc")
+	mustExec(t, c, "INSERT INTO pgfast_alloc VALUES (1, 12.34, 5)")
+	sel := mustPrepare(t, c, "SELECT amount, k FROM pgfast_alloc WHERE id = ?")
+	upd := mustPrepare(t, c, "UPDATE pgfast_alloc SET amount = ? WHERE id = ?")
+	var amt target.Cents
+	var k int64
+	dest, one, two := []any{&amt, &k}, []any{int64(1)}, []any{target.Cents(1234), int64(1)}
+	for _, tt := range []struct {
+		name string
+		max  float64
+		run  func() error
+	}{
+		{"point select", 2, func() error { return sel.QueryRow(ctx, dest, one...) }},
+		{"update", 2, func() error { _, err := upd.Exec(ctx, two...); return err }},
+	} {
+		allocs := allocsPerStatement(t, tt.run)
+		if allocs > tt.max {
+			t.Errorf("%s: %v allocations per statement, want <= %v", tt.name, allocs, tt.max)
+		}
+		t.Logf("%s: %v allocations per statement", tt.name, allocs)
+	}
+	if amt != 1234 || k != 5 {
+		t.Fatalf("scanned %v %d", amt, k)
 	}
 }

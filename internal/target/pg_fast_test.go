@@ -54,14 +54,8 @@ func TestPGFastEncode(t *testing.T) {
 				if !tt.ok {
 					return
 				}
-				for i, p := range a.params {
-					got := "<nil>"
-					if p != nil {
-						got = string(p)
-					}
-					if got != tt.want[i] {
-						t.Errorf("pass %d param %d = %q, want %q", pass, i, got, tt.want[i])
-					}
+				if got := paramStrings(&a); !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("pass %d: params %q, want %q", pass, got, tt.want)
 				}
 			}
 		})
@@ -173,17 +167,20 @@ func TestPGFastArgsShared(t *testing.T) {
 		if !st.f.encode(&a, st.args) {
 			t.Fatalf("step %d: encode refused", i)
 		}
-		if len(a.params) != len(st.want) {
-			t.Fatalf("step %d: %d params", i, len(a.params))
-		}
-		for j, p := range a.params {
-			got := "<nil>"
-			if p != nil {
-				got = string(p)
-			}
-			if got != st.want[j] {
-				t.Errorf("step %d param %d = %q, want %q", i, j, got, st.want[j])
-			}
+		if got := paramStrings(&a); !reflect.DeepEqual(got, st.want) {
+			t.Errorf("step %d: params %q, want %q", i, got, st.want)
 		}
 	}
+}
+
+// paramStrings returns the bound parameters as strings, "<nil>" for NULL.
+func paramStrings(a *pgArgs) []string {
+	out := make([]string, len(a.params))
+	for i, p := range a.params {
+		out[i] = "<nil>"
+		if p != nil {
+			out[i] = string(p)
+		}
+	}
+	return out
 }
