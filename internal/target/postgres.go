@@ -201,7 +201,11 @@ func (c *pgConn) query(ctx context.Context, sql string, args []any) (Rows, error
 }
 
 func (c *pgConn) Begin(ctx context.Context, _ bool) error {
-	if _, err := c.exec(ctx, "begin", nil); err != nil {
+	rctx, err := c.g.enter(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.g.leave(c.simple(rctx, "begin")); err != nil {
 		return err
 	}
 	c.inTx = true
@@ -211,9 +215,7 @@ func (c *pgConn) Begin(ctx context.Context, _ bool) error {
 // Commit ends the transaction; on failure the transaction counts as open so
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {
-	ectx, cancel := endTxContext(ctx)
-	defer cancel()
-	if _, err := c.conn.Exec(ectx, "commit"); err != nil {
+	if err := c.endTx(ctx, "commit"); err != nil {
 		return err
 	}
 	c.inTx = false
@@ -225,10 +227,31 @@ func (c *pgConn) Rollback(ctx context.Context) error {
 		return nil
 	}
 	c.inTx = false
-	ectx, cancel := endTxContext(ctx)
-	defer cancel()
-	_, err := c.conn.Exec(ectx, "rollback")
+	return c.endTx(ctx, "rollback")
+}
+
+// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation and
+// bounded by EndTxTimeout, as endTxContext does, but with a socket deadline
+// instead of a timer context (pgx would watch it with a goroutine and a
+// channel per statement), as the MySQL path does.
+func (c *pgConn) endTx(ctx context.Context, q string) error {
+	_ = c.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
+	err := c.simple(c.g.plain(ctx), q)
+	if !c.g.fired() {
+		_ = c.g.nc.SetDeadline(time.Time{})
+	}
 	return err
+}
+
+// simple runs a statement without parameters on pgconn (the simple query
+// protocol, as pgx runs one) and reads its results without keeping them:
+// no per-statement result objects.
+func (c *pgConn) simple(ctx context.Context, q string) error {
+	mrr := c.conn.PgConn().Exec(ctx, q)
+	for mrr.NextResult() {
+		_, _ = mrr.ResultReader().Close()
+	}
+	return mrr.Close()
 }
 
 // Close closes the session (server-side statements die with it), bounded
