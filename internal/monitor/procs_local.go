@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
+	"unsafe"
 )
 
 // ProcGroup is one reading of a named process group: every process whose
@@ -69,9 +69,9 @@ func parseProcPidStat(data []byte) (procStat, error) {
 			break
 		}
 		if field == statFields[next] {
-			n, ok := parseUintBytes(rest[i:j])
-			if !ok {
-				return procStat{}, fmt.Errorf("stat field %d: %q is not a number", field+3, rest[i:j])
+			n, err := strconv.ParseUint(unsafe.String(&rest[i], j-i), 10, 64) // a view: no copy
+			if err != nil {
+				return procStat{}, fmt.Errorf("stat field %d: %w", field+3, err)
 			}
 			v[next] = n
 			next++
@@ -87,25 +87,6 @@ func parseProcPidStat(data []byte) (procStat, error) {
 }
 
 func isStatSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' }
-
-// parseUintBytes parses a decimal uint64; false on anything else or overflow.
-func parseUintBytes(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 20 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := uint64(c - '0')
-		if n > (math.MaxUint64-d)/10 {
-			return 0, false
-		}
-		n = n*10 + d
-	}
-	return n, true
-}
 
 // pidKey identifies one process over time (pids are reused).
 type pidKey struct {

@@ -97,6 +97,19 @@ func (g *stmtGuard) plain(ctx context.Context) context.Context {
 	return context.WithoutCancel(ctx)
 }
 
+// endTxStart bounds COMMIT or ROLLBACK by EndTxTimeout, as endTxContext
+// does, but with a deadline on the guarded socket instead of a timer
+// context (which would wake the driver's watcher); the statement runs
+// detached from the caller's cancellation (plain) and endTxEnd clears the
+// deadline unless the guard interrupted the statement.
+func (g *stmtGuard) endTxStart() { _ = g.nc.SetDeadline(time.Now().Add(EndTxTimeout)) }
+
+func (g *stmtGuard) endTxEnd() {
+	if !g.fired() {
+		_ = g.nc.SetDeadline(time.Time{})
+	}
+}
+
 func (g *stmtGuard) unwatch() {
 	if g.stop != nil {
 		g.stop()
@@ -198,9 +211,9 @@ func (m *mysqlConn) execPlain(ctx context.Context, q string, detach bool) error 
 	return err
 }
 
-// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation and
-// bounded by EndTxTimeout, as endTxContext does, but with a socket deadline
-// instead of a timer context (which would wake the driver's watcher).
+// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation,
+// under the guard's end-of-transaction deadline (stmtGuard.endTxStart), or
+// with endTxContext on a session without a guarded socket.
 func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 	if m.g.nc == nil {
 		ectx, cancel := endTxContext(ctx)
@@ -208,11 +221,9 @@ func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 		_, err := m.c.ExecContext(ectx, q)
 		return err
 	}
-	_ = m.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
+	m.g.endTxStart()
 	err := m.execPlain(ctx, q, true)
-	if !m.g.fired() {
-		_ = m.g.nc.SetDeadline(time.Time{})
-	}
+	m.g.endTxEnd()
 	return err
 }
 

@@ -1,7 +1,6 @@
 package target
 
 import (
-	"context"
 	"encoding"
 	"encoding/binary"
 	"fmt"
@@ -174,11 +173,6 @@ func (f *pgFast) encode(a *pgArgs, args []any) bool {
 	return true
 }
 
-// exec runs the statement on pc with the parameters encode bound into a.
-func (f *pgFast) exec(ctx context.Context, pc *pgconn.PgConn, a *pgArgs) *pgconn.ResultReader {
-	return pc.ExecStatement(ctx, f.sd, a.params, nil, f.resFmt)
-}
-
 // scan decodes one row's values into dest.
 func (f *pgFast) scan(tm *pgtype.Map, dest []any, vals [][]byte) error {
 	if len(dest) != len(vals) {
@@ -266,15 +260,14 @@ func scanBinary(oid uint32, src []byte, dst any) bool {
 	return true
 }
 
-// pgFastRows is a Rows over a lean-path result; the Conn reuses one.
+// pgFastRows is a Rows over a lean-path result; the Conn reuses one and
+// guards it with a guardedRows.
 type pgFastRows struct {
 	rr     *pgconn.ResultReader
 	f      *pgFast
 	tm     *pgtype.Map
-	g      *stmtGuard
 	err    error
 	closed bool
-	done   bool
 }
 
 func (p *pgFastRows) Next() bool {
@@ -298,16 +291,11 @@ func (p *pgFastRows) Scan(dest ...any) error {
 
 func (p *pgFastRows) Err() error { return p.err }
 
-// Close reads what is left of the result and ends the guarded statement.
+// Close reads what is left of the result.
 func (p *pgFastRows) Close() error {
 	if !p.closed {
 		_, p.err = p.rr.Close()
 		p.closed = true
 	}
-	err := p.err
-	if !p.done {
-		p.done = true
-		err = p.g.leave(err)
-	}
-	return err
+	return p.err
 }

@@ -126,9 +126,10 @@ type pgConn struct {
 	stmts    map[string]*pgStmt // by caller's SQL text
 	seq      int
 	inTx     bool
-	rows     pgRows     // reused by every Query on this Conn
-	frows    pgFastRows // the same for the lean path (pg_fast.go)
-	args     pgArgs     // the lean path's bound parameters
+	rows     pgRows      // reused by every Query on this Conn
+	lean     pgFastRows  // the same for the lean path (pg_fast.go),
+	frows    guardedRows // guarded
+	args     pgArgs      // the lean path's bound parameters
 	g        stmtGuard
 }
 
@@ -230,16 +231,14 @@ func (c *pgConn) Rollback(ctx context.Context) error {
 	return c.endTx(ctx, "rollback")
 }
 
-// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation and
-// bounded by EndTxTimeout, as endTxContext does, but with a socket deadline
-// instead of a timer context (pgx would watch it with a goroutine and a
-// channel per statement), as the MySQL path does.
+// endTx runs COMMIT or ROLLBACK detached from the caller's cancellation,
+// under the guard's end-of-transaction deadline (stmtGuard.endTxStart; pgx
+// would watch a timer context with a goroutine and a channel per
+// statement).
 func (c *pgConn) endTx(ctx context.Context, q string) error {
-	_ = c.g.nc.SetDeadline(time.Now().Add(EndTxTimeout))
+	c.g.endTxStart()
 	err := c.simple(c.g.plain(ctx), q)
-	if !c.g.fired() {
-		_ = c.g.nc.SetDeadline(time.Time{})
-	}
+	c.g.endTxEnd()
 	return err
 }
 
@@ -280,13 +279,21 @@ type pgStmt struct {
 	fast *pgFast // nil in Text mode
 }
 
+// bind binds args for the lean path; false sends the statement through pgx.
+func (s *pgStmt) bind(args []any) bool { return s.fast != nil && s.fast.encode(&s.c.args, args) }
+
+// send runs the statement with the arguments bind bound.
+func (s *pgStmt) send(ctx context.Context) *pgconn.ResultReader {
+	return s.c.conn.PgConn().ExecStatement(ctx, s.fast.sd, s.c.args.params, nil, s.fast.resFmt)
+}
+
 func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
-	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
+	if s.bind(args) {
 		rctx, err := s.c.g.enter(ctx)
 		if err != nil {
 			return 0, err
 		}
-		tag, err := f.exec(rctx, s.c.conn.PgConn(), &s.c.args).Close()
+		tag, err := s.send(rctx).Close()
 		if err = s.c.g.leave(err); err != nil {
 			return 0, err
 		}
@@ -296,12 +303,13 @@ func (s *pgStmt) Exec(ctx context.Context, args ...any) (int64, error) {
 }
 
 func (s *pgStmt) Query(ctx context.Context, args ...any) (Rows, error) {
-	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
+	if s.bind(args) {
 		rctx, err := s.c.g.enter(ctx)
 		if err != nil {
 			return nil, err
 		}
-		s.c.frows = pgFastRows{rr: f.exec(rctx, s.c.conn.PgConn(), &s.c.args), f: f, tm: s.c.conn.TypeMap(), g: &s.c.g}
+		s.c.lean = pgFastRows{rr: s.send(rctx), f: s.fast, tm: s.c.conn.TypeMap()}
+		s.c.frows = guardedRows{r: &s.c.lean, g: &s.c.g}
 		return &s.c.frows, nil
 	}
 	return s.c.query(ctx, s.sql, args)
@@ -317,12 +325,12 @@ func (s *pgStmt) QueryRow(ctx context.Context, dest []any, args ...any) error {
 }
 
 func (s *pgStmt) queryRow(ctx context.Context, dest []any, args []any) error {
-	if f := s.fast; f != nil && f.encode(&s.c.args, args) {
-		rr := f.exec(ctx, s.c.conn.PgConn(), &s.c.args)
+	if s.bind(args) {
+		rr := s.send(ctx)
 		var err error
 		got := rr.NextRow()
 		if got {
-			err = f.scan(s.c.conn.TypeMap(), dest, rr.Values())
+			err = s.fast.scan(s.c.conn.TypeMap(), dest, rr.Values())
 		}
 		if _, cerr := rr.Close(); cerr != nil {
 			return cerr
