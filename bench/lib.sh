@@ -58,6 +58,38 @@ create_db() {
 	esac
 }
 
+# settle SERVER DB: bring the server to the same state before a measured run,
+# so that where a run falls in the sequence does not decide its figures.
+# PostgreSQL: VACUUM the database (the dead rows oltp_read_write leaves would
+# otherwise be vacuumed by autovacuum in the middle of some later run) and
+# CHECKPOINT (every run then starts with the same full-page-write burden
+# instead of wherever the 5-minute checkpoint cycle happens to be); CHECKPOINT
+# needs a superuser or pg_checkpoint, without it only VACUUM runs. MariaDB:
+# wait up to 30 s until InnoDB's purge has caught up (history list length
+# below 1000). Sets SETTLE_NOTE to what it could not do. SETTLE=0 turns it off.
+SETTLE_NOTE=
+settle() {
+	[ "${SETTLE:-1}" = 0 ] && return 0
+	case $1 in
+	postgres)
+		PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d "$2" -qc VACUUM >/dev/null 2>&1 ||
+			SETTLE_NOTE="VACUUM failed"
+		if ! PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d "$2" -qc CHECKPOINT >/dev/null 2>&1; then
+			SETTLE_NOTE="CHECKPOINT not permitted to $PG_USER (needs superuser or pg_checkpoint): VACUUM only"
+		fi ;;
+	mariadb)
+		local i len
+		for i in $(seq 1 60); do
+			len=$(MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -NBe \
+				"SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'" 2>/dev/null | awk '{print $2}')
+			[ -z "$len" ] && { SETTLE_NOTE="no Innodb_history_list_length: no purge wait"; return 0; }
+			[ "$len" -lt 1000 ] && return 0
+			sleep 0.5
+		done
+		SETTLE_NOTE="InnoDB purge still behind after 30 s (history list length $len)" ;;
+	esac
+}
+
 # machine_type: the CPU model (lscpu) and core count, to quote next to figures.
 machine_type() {
 	local m

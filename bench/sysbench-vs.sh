@@ -16,6 +16,9 @@
 # same tool, the floor under any p99 ratio), and a verdict against the
 # targets:
 #   TPS ratio  >= 0.95        p99 ratio  <= 1.1
+# Before every run the server is settled (bench/lib.sh settle: PostgreSQL
+# VACUUM + CHECKPOINT, MariaDB waits for InnoDB's purge), so each run starts
+# from the same server state; SETTLE=0 turns that off.
 # The client CPU per query (benchpress/sysbench) is printed as the yardstick
 # bench/driver.sh uses. The header records the machine (lscpu model name,
 # cores) and the server versions: quote them next to any figure.
@@ -27,6 +30,11 @@
 #   SERVERS ("mariadb postgres") TESTS ("oltp_point_select oltp_read_write")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
+#   SETTLE (1; 0 = no settling between runs)
+#   CONTROL (0; 1 = an A/A run: sysbench against itself, the second tool's
+#            column a second sysbench run labelled "control": how many
+#            steps a tool at exact parity misses on this machine, the noise
+#            floor under the verdicts)
 #   BP_FLAGS (extra flags for benchpress sysbench run)
 #   BP_ENV   (environment for benchpress, e.g. "GOMAXPROCS=8" to compare with
 #            the runtime's default of one P per CPU)
@@ -50,6 +58,8 @@ PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench}
 SERVERS=${SERVERS:-"mariadb postgres"}
 TESTS=${TESTS:-"oltp_point_select oltp_read_write"}
 BP_FLAGS=${BP_FLAGS:-} BP_ENV=${BP_ENV:-}
+SECOND=benchpress
+[ "${CONTROL:-0}" = 1 ] && SECOND=control
 
 OUT=${OUT:-${TMPDIR:-/tmp}/benchpress-sysbench-vs}
 BIN=$OUT/benchpress
@@ -67,15 +77,17 @@ printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\
 	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# machine: $(machine_type); benchpress env: ${BP_ENV:-default}, flags: ${BP_FLAGS:-none}; ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
 	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
+	[ "$SECOND" = control ] && echo "# A/A CONTROL run: the bp columns are a second sysbench run, not benchpress"
 } | tee "$SUMMARY"
 
 # run_sysbench SERVER TEST THREADS FILE and run_benchpress ...: one measured
 # run of a tool, its output in FILE-<tool>.*.
 run_sysbench() {
 	# shellcheck disable=SC2046
-	measure "$4-sysbench" sysbench "$2" $(sb_args "$1" "$DB") --tables="$TABLES" --table-size="$SIZE" \
+	measure "$4-${5:-sysbench}" sysbench "$2" $(sb_args "$1" "$DB") --tables="$TABLES" --table-size="$SIZE" \
 		--threads="$3" --time="$TIME" --report-interval=0 --histogram=on run || true
 }
+run_control() { run_sysbench "$@" control; }
 run_benchpress() {
 	rm -f "$4-benchpress.json"
 	# shellcheck disable=SC2086
@@ -101,21 +113,28 @@ for srv in $SERVERS; do
 				# read_write) does not favour the tool that always goes
 				# second.
 				if [ $((round % 2)) = 1 ]; then
-					tools="sysbench benchpress"
+					tools="sysbench $SECOND"
 				else
-					tools="benchpress sysbench"
+					tools="$SECOND sysbench"
 				fi
 				for tool in $tools; do
 					f=$OUT/$srv-$test-$th-$round
 					echo "[$srv] $test $th threads, round $round: $tool ..." >&2
+					settle "$srv" "$DB"
 					run_$tool "$srv" "$test" "$th" "$f"
 					line=sb_line
 					[ "$tool" = benchpress ] && line=bp_line
+					[ "$tool" = control ] && line=sb_line
 					$line "$f-$tool" | sed "s/^/$srv\t$test\t$th\t$round\t$tool\t/" >>"$RESULTS"
 				done
 			done
 		done
 	done
 done
+if [ "${SETTLE:-1}" = 0 ]; then
+	echo "# runs not settled (SETTLE=0)" | tee -a "$SUMMARY"
+else
+	echo "# before every run: PostgreSQL VACUUM + CHECKPOINT, MariaDB purge caught up${SETTLE_NOTE:+ ($SETTLE_NOTE)}" | tee -a "$SUMMARY"
+fi
 python3 bench/vs_summary.py "$RESULTS" | tee -a "$SUMMARY"
 echo "outputs in $OUT/, one line per run in $RESULTS, summary in $SUMMARY" >&2

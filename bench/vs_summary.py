@@ -4,7 +4,9 @@ count, the medians over the rounds of each tool, the ratios benchpress/sysbench
 of the medians, the spread of the per-round TPS ratios, sysbench's own p99
 spread over its rounds (max/min: the noise floor under any p99 ratio), and
 PASS/MISS against the targets (TPS ratio >= 0.95, p99 ratio <= 1.1). The
-verdict uses the medians only; the spreads are there to read it by."""
+verdict uses the medians only; the spreads are there to read it by.
+In an A/A control run (sysbench-vs.sh CONTROL=1) the second tool is
+"control", a second sysbench run, in the bp columns."""
 import csv
 import math
 import statistics
@@ -46,7 +48,8 @@ print(hdr % ("server", "test", "thr", "sb TPS", "bp TPS", "ratio", "sb p50", "bp
              "sb p99", "bp p99", "ratio", "sb±", "cpu/q", "TPS spread", "verdict"))
 misses = 0
 for key in order:
-    sb, bp = runs[key]["sysbench"], runs[key]["benchpress"]
+    second = "control" if "control" in runs[key] else "benchpress"
+    sb, bp = runs[key]["sysbench"], runs[key][second]
     m = {}
     for tool, rows in (("sb", sb), ("bp", bp)):
         m[tool + "tps"] = med([f(r["tps"]) for r in rows])
@@ -54,8 +57,8 @@ for key in order:
         m[tool + "p99"] = med([f(r["p99_ms"]) for r in rows])
         m[tool + "cpuq"] = med([ratio(f(r["cpu_s"]), f(r["queries"])) for r in rows])
     rt, r50, r99 = ratio(m["bptps"], m["sbtps"]), ratio(m["bpp50"], m["sbp50"]), ratio(m["bpp99"], m["sbp99"])
-    per_round = [ratio(f(v["benchpress"]["tps"]), f(v["sysbench"]["tps"]))
-                 for k, v in rounds.items() if k[:3] == key and "benchpress" in v and "sysbench" in v]
+    per_round = [ratio(f(v[second]["tps"]), f(v["sysbench"]["tps"]))
+                 for k, v in rounds.items() if k[:3] == key and second in v and "sysbench" in v]
     per_round = [x for x in per_round if not math.isnan(x)]
     spread = "%.2f-%.2f" % (min(per_round), max(per_round)) if per_round else "n/a"
     sb99 = [x for x in (f(r["p99_ms"]) for r in sb) if not math.isnan(x) and x > 0]
