@@ -16,6 +16,9 @@
 # same tool, the floor under any p99 ratio), and a verdict against the
 # targets:
 #   TPS ratio  >= 0.95        p99 ratio  <= 1.1
+# A step that misses is tested against the scatter of its rounds (one-sided
+# exact permutation test, bench/vs_summary.py): MISS when the rounds show
+# it (p <= 0.05), miss? with the p-value when they cannot tell it from noise.
 # Before every run the server is settled (bench/lib.sh settle: PostgreSQL
 # VACUUM + CHECKPOINT, MariaDB waits for InnoDB's purge), so each run starts
 # from the same server state; SETTLE=0 turns that off.
@@ -77,7 +80,9 @@ printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\
 	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# machine: $(machine_type); benchpress env: ${BP_ENV:-default}, flags: ${BP_FLAGS:-none}; ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
 	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
-	[ "$SECOND" = control ] && echo "# A/A CONTROL run: the bp columns are a second sysbench run, not benchpress"
+	if [ "$SECOND" = control ]; then
+		echo "# A/A CONTROL run: the bp columns are a second sysbench run, not benchpress"
+	fi
 } | tee "$SUMMARY"
 
 # run_sysbench SERVER TEST THREADS FILE and run_benchpress ...: one measured

@@ -12,7 +12,10 @@
 #   4. runs `go test ./...` with BP_REQUIRE_DBS=1, so integration tests on
 #      MariaDB, PostgreSQL, SQLite and through the sharding proxy fail instead
 #      of skipping;
-#   5. runs the README quickstart as a smoke test.
+#   5. runs the README quickstart as a smoke test;
+#   6. checks the bench/ scripts: bash -n, the unit tests of their Python
+#      summary, and a one-step bench/sysbench-vs.sh (sysbench from apt)
+#      against both servers that must produce figures for both tools.
 # Ends with one summary line: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +64,30 @@ quickstart() {
   [ $rc = 0 ] && grep -q "quickstart passed" "$dir/out.txt"
 }
 step "quickstart smoke" quickstart
+
+# bench_smoke: the bench/ scripts run end to end. One step (2 threads), two
+# rounds of 2 s, on both servers and both sysbench tests; every run must
+# leave a TPS and a p99 in results.tsv and the summary its verdict line.
+bench_smoke() {
+  local f out
+  for f in bench/*.sh; do bash -n "$f" || return 1; done
+  python3 -m unittest discover -s bench -p 'test_*.py' || return 1
+  rm -rf bench/__pycache__
+  out=$(mktemp -d)
+  OUT=$out LADDER=2 ROUNDS=2 TIME=2 TABLES=1 SIZE=1000 DB=bp_benchsmoke \
+    bash bench/sysbench-vs.sh --quick > "$out/log" 2>&1 || { tail -20 "$out/log"; return 1; }
+  cat "$out/summary.txt"
+  grep -q "steps PASS" "$out/summary.txt" || return 1
+  python3 - "$out/results.tsv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+bad = [r for r in rows if not (float(r["tps"]) > 0 and float(r["p99_ms"]) > 0)]
+tools = {r["tool"] for r in rows}
+print("bench smoke: %d runs, tools %s, %d without figures" % (len(rows), sorted(tools), len(bad)))
+sys.exit(0 if len(rows) == 16 and tools == {"sysbench", "benchpress"} and not bad else 1)
+PY
+}
+step "bench scripts smoke" bench_smoke
 
 echo
 [ ${#failures[@]} -eq 0 ] || printf 'failed step: %s\n' "${failures[@]}"
