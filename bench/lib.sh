@@ -47,13 +47,19 @@ bp_url() {
 	esac
 }
 
+# my_sql ARGS...: the mysql client on the MariaDB server under test.
+my_sql() { MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" "$@"; }
+
+# pg_sql DB ARGS...: psql on database DB of the PostgreSQL server under test.
+pg_sql() { local db=$1; shift; PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d "$db" "$@"; }
+
 # create_db SERVER DB creates the database if it does not exist.
 create_db() {
 	case $1 in
-	mariadb) MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -e "CREATE DATABASE IF NOT EXISTS $2" ;;
+	mariadb) my_sql -e "CREATE DATABASE IF NOT EXISTS $2" ;;
 	postgres)
-		if ! PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$2'" | grep -q 1; then
-			PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -qc "CREATE DATABASE $2"
+		if ! pg_sql postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$2'" | grep -q 1; then
+			pg_sql postgres -qc "CREATE DATABASE $2"
 		fi ;;
 	esac
 }
@@ -72,16 +78,15 @@ settle() {
 	[ "${SETTLE:-1}" = 0 ] && return 0
 	case $1 in
 	postgres)
-		PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d "$2" -qc VACUUM >/dev/null 2>&1 ||
+		pg_sql "$2" -qc VACUUM >/dev/null 2>&1 ||
 			SETTLE_NOTE="VACUUM failed"
-		if ! PGPASSWORD=$PG_PASS psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d "$2" -qc CHECKPOINT >/dev/null 2>&1; then
+		if ! pg_sql "$2" -qc CHECKPOINT >/dev/null 2>&1; then
 			SETTLE_NOTE="CHECKPOINT not permitted to $PG_USER (needs superuser or pg_checkpoint): VACUUM only"
 		fi ;;
 	mariadb)
 		local i len
 		for i in $(seq 1 60); do
-			len=$(MYSQL_PWD=$MYSQL_PASS mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -NBe \
-				"SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'" 2>/dev/null | awk '{print $2}')
+			len=$(my_sql -NBe "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'" 2>/dev/null | awk '{print $2}')
 			[ -z "$len" ] && { SETTLE_NOTE="no Innodb_history_list_length: no purge wait"; return 0; }
 			[ "$len" -lt 1000 ] && return 0
 			sleep 0.5
@@ -100,8 +105,8 @@ machine_type() {
 # server_version SERVER: the server's version string.
 server_version() {
 	case $1 in
-	mariadb) mysql -h "$MYSQL_HOST" -P "$MYSQL_PORT" -u "$MYSQL_USER" -NBe "SELECT VERSION()" 2>/dev/null || echo "?" ;;
-	postgres) psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc "SHOW server_version" 2>/dev/null || echo "?" ;;
+	mariadb) my_sql -NBe "SELECT VERSION()" 2>/dev/null || echo "?" ;;
+	postgres) pg_sql postgres -tAc "SHOW server_version" 2>/dev/null || echo "?" ;;
 	esac
 }
 

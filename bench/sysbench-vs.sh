@@ -129,7 +129,6 @@ for srv in $SERVERS; do
 					run_$tool "$srv" "$test" "$th" "$f"
 					line=sb_line
 					[ "$tool" = benchpress ] && line=bp_line
-					[ "$tool" = control ] && line=sb_line
 					$line "$f-$tool" | sed "s/^/$srv\t$test\t$th\t$round\t$tool\t/" >>"$RESULTS"
 				done
 			done
