@@ -97,13 +97,9 @@ func setOption(fs *pflag.FlagSet, family, key, value string) error {
 	if f == nil {
 		return fmt.Errorf("unknown %s option %q (see `benchpress %s run --help`)", family, key, family)
 	}
-	vals := []string{value}
-	if strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice") {
-		vals = strings.Split(value, ",")
-	}
-	for _, v := range vals {
+	for _, v := range SplitList(f, value) {
 		if err := fs.Set(norm, v); err != nil {
-			return fmt.Errorf("option %s=%q: %v", key, value, err)
+			return fmt.Errorf("option %s=%q: %v", key, v, err)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,10 @@ func TestConfigure(t *testing.T) {
 		keys     []string // keys of the problems, in order ("" = the case)
 	}{
 		{"valid sysbench", "sysbench/oltp_read_only", map[string]string{"table_size": "100", "skip-trx": "on", "mysql_client": "driver"}, nil},
-		{"valid ycsb with -p pairs", "ycsb/a", map[string]string{"p": "recordcount=10,operationcount=5", "records": "10"}, nil},
+		{"valid ycsb with -p pairs", "ycsb/a", map[string]string{"p": registry.JoinList([]string{"recordcount=10", "operationcount=5"}), "records": "10"}, nil},
+		// the whole value reaches the workload's own check (table must be an identifier)
+		{"a -p value with a comma", "ycsb/a", map[string]string{"p": registry.JoinList([]string{"table=a,b", "operationcount=5"})}, []string{""}},
+		{"a -p scalar is one property, as on the command line", "ycsb/a", map[string]string{"p": "recordcount=10,operationcount=5"}, []string{"p"}},
 		{"unknown and owned keys", "tpcc", map[string]string{"terminalz": "8", "json": "x.json", "warehouses": "two"}, []string{"json", "terminalz", "warehouses"}},
 		{"value checked by the run's rules", "tpcc", map[string]string{"mix": "1,2", "isolation": "snapshot"}, []string{"mix", "isolation"}},
 	}
@@ -64,6 +68,9 @@ func TestConfigure(t *testing.T) {
 			}
 			if tc.keys == nil && opts == nil {
 				t.Fatal("no options")
+			}
+			if strings.HasPrefix(tc.name, "a -p value with a comma") && !strings.Contains(fmt.Sprint(problems), `table "a,b"`) {
+				t.Fatalf("the value did not reach the workload whole: %v", problems)
 			}
 		})
 	}

@@ -36,11 +36,7 @@ func (st Step) ChildArgs() []string {
 		if partition.IsChildFlag(name) {
 			continue
 		}
-		vals := []string{st.Options[k]}
-		if f := fs.Lookup(name); f != nil && (strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice")) {
-			vals = strings.Split(st.Options[k], ",")
-		}
-		for _, v := range vals {
+		for _, v := range registry.SplitList(fs.Lookup(name), st.Options[k]) {
 			out = append(out, "--"+name+"="+v)
 		}
 	}

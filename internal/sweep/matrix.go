@@ -1,12 +1,15 @@
 package sweep
 
 import (
-	"benchpress/internal/target"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+
+	"benchpress/internal/registry"
+	"benchpress/internal/target"
 )
 
 // Cell is one planned step: a resolved case at one concurrency.
@@ -102,7 +105,9 @@ func optionString(opts map[string]string) string {
 	sort.Strings(keys)
 	s := ""
 	for _, k := range keys {
-		s += fmt.Sprintf(" --%s %s", k, opts[k])
+		for _, v := range strings.Split(opts[k], registry.ListSep) {
+			s += fmt.Sprintf(" --%s %s", k, v)
+		}
 	}
 	return s
 }

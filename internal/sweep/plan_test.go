@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"benchpress/internal/registry"
 )
 
 const minimalPlan = `name: poc
@@ -80,8 +82,23 @@ cases:
 	}
 	y := p.Resolve(p.Cases[1])
 	if y.Workload != "ycsb/a" || y.Duration != 90*time.Second || y.Ladder[0] != 4 ||
-		y.Options["p"] != "operationcount=500,recordcount=1000" || y.Options["tables"] != "" {
+		y.Options["p"] != registry.JoinList([]string{"operationcount=500", "recordcount=1000"}) || y.Options["tables"] != "" {
 		t.Fatalf("ycsb: %+v", y)
+	}
+	// the resolved plan writes the list back as a list, and it reads back the same
+	b, err := p.MarshalResolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "p: [operationcount=500, recordcount=1000]") {
+		t.Errorf("resolved plan:\n%s", b)
+	}
+	back, err := ParsePlan("plan.yaml", b)
+	if err != nil {
+		t.Fatalf("resolved plan does not parse back: %v", err)
+	}
+	if got := back.Resolve(back.Cases[1]).Options["p"]; got != y.Options["p"] {
+		t.Errorf("p read back as %q, want %q", got, y.Options["p"])
 	}
 	u, err := ExpandURL(p.Targets["pg"], func(k string) string { return map[string]string{"BENCH_PW": "s@cret"}[k] })
 	if err != nil || u != "postgres://bench:s%40cret@db:5432/sb" {

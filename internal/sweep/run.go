@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
@@ -170,7 +171,11 @@ func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version strin
 func failedRun(cell Cell, url, version string, started time.Time, err error) *results.Run {
 	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": fmtDur(cell.Case.Warmup), "duration": fmtDur(cell.Case.Duration)}
 	for k, v := range cell.Case.Options {
-		cfg[k] = v
+		if strings.Contains(v, registry.ListSep) {
+			cfg[k] = strings.Split(v, registry.ListSep)
+		} else {
+			cfg[k] = v
+		}
 	}
 	kind := ""
 	if i := strings.Index(url, "://"); i > 0 {

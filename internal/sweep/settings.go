@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"benchpress/internal/registry"
 )
 
 // settings parses a defaults/overrides mapping. Keys in skip are handled by
@@ -117,8 +119,9 @@ func (p *parser) ladder(v *yaml.Node, where string) []int {
 	return out
 }
 
-// option turns a workload option value into its command-line string: a
-// scalar as is, a list joined with ",", a mapping as sorted "k=v" joined with ",".
+// option turns a workload option value into its string form: a scalar as
+// is, a list's items and a mapping's sorted "k=v" entries joined with
+// registry.ListSep (one repeated flag each; an item may contain commas).
 func (p *parser) option(v *yaml.Node, where, key string) (string, bool) {
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -132,7 +135,7 @@ func (p *parser) option(v *yaml.Node, where, key string) (string, bool) {
 			}
 			parts = append(parts, e.Value)
 		}
-		return strings.Join(parts, ","), true
+		return registry.JoinList(parts), true
 	case yaml.MappingNode:
 		var parts []string
 		for i := 0; i+1 < len(v.Content); i += 2 {
@@ -143,7 +146,7 @@ func (p *parser) option(v *yaml.Node, where, key string) (string, bool) {
 			parts = append(parts, v.Content[i].Value+"="+v.Content[i+1].Value)
 		}
 		sort.Strings(parts)
-		return strings.Join(parts, ","), true
+		return registry.JoinList(parts), true
 	}
 	p.add(v.Line, "%s: option %q has an unsupported value", where, key)
 	return "", false

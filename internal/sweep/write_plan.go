@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"benchpress/internal/registry"
 	"benchpress/internal/results"
 )
 
@@ -62,7 +64,7 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			add(c, k, scalar(rc.Options[k]))
+			add(c, k, optionNode(rc.Options[k]))
 		}
 		cases.Content = append(cases.Content, c)
 	}
@@ -79,6 +81,19 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 		add(m, "compare", cmp)
 	}
 	return yaml.Marshal(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{m}})
+}
+
+// optionNode is a case option as the plan had it: a list when it had
+// several items (registry.ListSep), else a string.
+func optionNode(v string) *yaml.Node {
+	if !strings.Contains(v, registry.ListSep) {
+		return scalar(v)
+	}
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, e := range strings.Split(v, registry.ListSep) {
+		n.Content = append(n.Content, scalar(e))
+	}
+	return n
 }
 
 func scalar(v string) *yaml.Node {
