@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"benchpress/internal/registry"
@@ -105,7 +104,7 @@ func optionString(opts map[string]string) string {
 	sort.Strings(keys)
 	s := ""
 	for _, k := range keys {
-		for _, v := range strings.Split(opts[k], registry.ListSep) {
+		for _, v := range registry.Items(opts[k]) {
 			s += fmt.Sprintf(" --%s %s", k, v)
 		}
 	}

@@ -171,8 +171,8 @@ func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version strin
 func failedRun(cell Cell, url, version string, started time.Time, err error) *results.Run {
 	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": fmtDur(cell.Case.Warmup), "duration": fmtDur(cell.Case.Duration)}
 	for k, v := range cell.Case.Options {
-		if strings.Contains(v, registry.ListSep) {
-			cfg[k] = strings.Split(v, registry.ListSep)
+		if items := registry.Items(v); len(items) > 1 {
+			cfg[k] = items
 		} else {
 			cfg[k] = v
 		}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -84,13 +83,14 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 }
 
 // optionNode is a case option as the plan had it: a list when it had
-// several items (registry.ListSep), else a string.
+// several items, else a string.
 func optionNode(v string) *yaml.Node {
-	if !strings.Contains(v, registry.ListSep) {
+	items := registry.Items(v)
+	if len(items) == 1 {
 		return scalar(v)
 	}
 	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, e := range strings.Split(v, registry.ListSep) {
+	for _, e := range items {
 		n.Content = append(n.Content, scalar(e))
 	}
 	return n

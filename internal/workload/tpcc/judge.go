@@ -130,14 +130,14 @@ func judgeSampled(c *results.Check, f AuditFigure, mean bool) {
 	if f.OK {
 		return
 	}
-	sigma := sd / math.Sqrt(float64(f.Samples))
-	if dev := math.Abs(f.Value - centre); dev <= failZ*sigma {
+	sigmas := math.Abs(f.Value-centre) / (sd / math.Sqrt(float64(f.Samples)))
+	if sigmas <= failZ {
 		c.NotJudged = true
 		c.Detail = fmt.Sprintf("not judged: %g over %d samples is outside the bounds but within sampling noise (%.1f σ from %g); %d samples needed to judge it",
-			f.Value, f.Samples, dev/sigma, centre, samplesToJudge(sd, half, failZ))
+			f.Value, f.Samples, sigmas, centre, samplesToJudge(sd, half, failZ))
 		return
 	}
-	c.Detail = fmt.Sprintf("%g over %d samples, %.1f σ from %g", f.Value, f.Samples, math.Abs(f.Value-centre)/sigma, centre)
+	c.Detail = fmt.Sprintf("%g over %d samples, %.1f σ from %g", f.Value, f.Samples, sigmas, centre)
 }
 
 // mixMinimums are clause 5.2.3's minimum shares of the mix, in percent.
