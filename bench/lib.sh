@@ -5,9 +5,9 @@
 # need_sysbench installs sysbench from Debian apt when it is missing.
 need_sysbench() {
 	command -v sysbench >/dev/null && return 0
-	echo "installing sysbench from apt ..." >&2
-	local SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sysbench >/dev/null
+	# shellcheck source=scripts/lib/apt.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/apt.sh"
+	apt_install sysbench
 }
 
 # build_benchpress BIN builds the binary under test.

@@ -14,16 +14,8 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
 # as USER CMD...: run a command as another system user.
 as() { local u=$1; shift; if [ -z "$SUDO" ]; then runuser -u "$u" -- "$@"; else sudo -u "$u" "$@"; fi; }
 
-apt_updated=0
-apt_install() {
-  if [ $apt_updated = 0 ]; then
-    log "apt-get update"
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    apt_updated=1
-  fi
-  log "installing $*"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
+# shellcheck source=scripts/lib/apt.sh
+. "$(dirname "$0")/lib/apt.sh"
 
 # ---------------------------------------------------------------- MariaDB
 if ! command -v mariadbd >/dev/null 2>&1 && ! [ -x /usr/sbin/mariadbd ]; then

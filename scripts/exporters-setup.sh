@@ -20,30 +20,16 @@ PROC_ADDR=${BP_PROCESS_EXPORTER_ADDR:-127.0.0.1:9256}
 STATE=/tmp/benchpress-exporters
 mkdir -p "$STATE"
 
-apt_updated=0
-apt_install() {
-  if [ $apt_updated = 0 ]; then
-    log "apt-get update"
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    apt_updated=1
-  fi
-  log "installing $*"
-  # policy-rc.d 101 keeps the package scripts from starting the services on
-  # their default wildcard addresses.
-  printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
-  $SUDO chmod +x /usr/sbin/policy-rc.d
-  local rc=0
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null || rc=$?
-  $SUDO rm -f /usr/sbin/policy-rc.d
-  return $rc
-}
+# shellcheck source=scripts/lib/apt.sh
+. "$(dirname "$0")/lib/apt.sh"
 
 NODE_BIN=/usr/bin/prometheus-node-exporter
 PROC_BIN=/usr/bin/prometheus-process-exporter
 missing=()
 [ -x $NODE_BIN ] || missing+=(prometheus-node-exporter)
 [ -x $PROC_BIN ] || missing+=(prometheus-process-exporter)
-[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+# --no-start: the packages would start them on their wildcard addresses.
+[ ${#missing[@]} -eq 0 ] || apt_install --no-start "${missing[@]}"
 
 # stop_wildcard PORT: stop a service instance listening on *:PORT or 0.0.0.0:PORT.
 stop_wildcard() {

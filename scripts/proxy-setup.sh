@@ -36,7 +36,6 @@ RUN=$CACHE/run
 PIDFILE=$RUN/proxy.pid
 
 log() { printf '[proxy-setup] %s\n' "$*" >&2; }
-if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
 
 proxy_up() { # the proxy (not some other server) serves every logical database of scripts/proxy/conf
   local have want
@@ -66,10 +65,9 @@ fi
 
 # ------------------------------------------------------------ JDK, Maven
 if ! command -v javac >/dev/null 2>&1 || ! command -v mvn >/dev/null 2>&1; then
-  log "installing a JDK and Maven (Debian)"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    default-jdk-headless maven >/dev/null
+  # shellcheck source=scripts/lib/apt.sh
+  . scripts/lib/apt.sh
+  apt_install default-jdk-headless maven
 fi
 
 # ------------------------------------------------- proxy jars (cached)

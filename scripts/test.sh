@@ -31,9 +31,9 @@ step() { # step NAME CMD...: run a step, count it
 
 setup_chromium() {
   command -v chromium >/dev/null 2>&1 && return 0
-  local SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null &&
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  # shellcheck source=scripts/lib/apt.sh
+  . scripts/lib/apt.sh
+  apt_install chromium fonts-dejavu-core
 }
 
 step "databases (MariaDB, PostgreSQL)" bash scripts/db-setup.sh

@@ -1,13 +1,18 @@
 package registry_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"benchpress/internal/registry"
+	"benchpress/internal/runner"
+	"benchpress/internal/usage"
 	_ "benchpress/internal/workload/all"
+
+	"github.com/spf13/pflag"
 )
 
 func TestLookup(t *testing.T) {
@@ -87,5 +92,52 @@ func TestDeclares(t *testing.T) {
 		if got := registry.Declares(tc.workload, tc.key); got != tc.want {
 			t.Errorf("Declares(%s, %s) = %v", tc.workload, tc.key, got)
 		}
+	}
+}
+
+func TestRunnerProblemsNamesTheCommandsFlags(t *testing.T) {
+	sysbenchFlags := pflag.NewFlagSet("sysbench", pflag.ContinueOnError)
+	sysbenchFlags.Int("threads", 1, "")
+	sysbenchFlags.Duration("time", 0, "")
+	sysbenchFlags.Duration("warmup-time", 0, "")
+	tpccFlags := pflag.NewFlagSet("tpcc", pflag.ContinueOnError)
+	tpccFlags.Int("terminals", 1, "")
+	tpccFlags.Duration("duration", 0, "")
+	tpccFlags.Duration("warmup", 0, "")
+	ok := runner.Config{Terminals: 1, Duration: time.Second}
+	with := func(f func(*runner.Config)) runner.Config { c := ok; f(&c); return c }
+	for _, tc := range []struct {
+		name     string
+		c        runner.Config
+		fs       *pflag.FlagSet
+		required bool
+		want     []string
+	}{
+		{"valid", ok, sysbenchFlags, true, nil},
+		{"sysbench spellings", with(func(c *runner.Config) { c.Terminals, c.Warmup, c.Rate = 0, -time.Second, -1 }), sysbenchFlags, true,
+			[]string{"--threads must be >= 1 (got 0)", "--warmup-time must not be negative (got -1s)", "--rate must not be negative (got -1)"}},
+		{"tpcc spellings", with(func(c *runner.Config) { c.Terminals, c.Duration, c.MaxRetries = 0, 0, -2 }), tpccFlags, true,
+			[]string{"--terminals must be >= 1 (got 0)", "--duration must be > 0 (got 0s)", "--max-retries must not be negative (got -2)"}},
+		{"required duration, negative", with(func(c *runner.Config) { c.Duration = -time.Second }), tpccFlags, true,
+			[]string{"--duration must be > 0 (got -1s)"}},
+		{"required duration, zero with an operation count", with(func(c *runner.Config) { c.Duration, c.MaxOps = 0, 5 }), sysbenchFlags, true,
+			[]string{"--time must be > 0 (got 0s)"}},
+		{"optional duration, zero: left to the command", with(func(c *runner.Config) { c.Duration = 0 }), sysbenchFlags, false, nil},
+		{"optional duration, negative", with(func(c *runner.Config) { c.Duration, c.ReportInterval = -time.Second, -time.Second }), sysbenchFlags, false,
+			[]string{"--time must not be negative (got -1s)", "--report-interval must not be negative (got -1s)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, err := range registry.RunnerProblems(tc.c, tc.fs, tc.required) {
+				var ue *usage.Error
+				if !errors.As(err, &ue) {
+					t.Errorf("%v is not a usage error", err)
+				}
+				got = append(got, err.Error())
+			}
+			if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+				t.Fatalf("got  %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"fmt"
+
 	"benchpress/internal/runner"
 	"benchpress/internal/usage"
 
@@ -23,31 +25,36 @@ func namesIn(fs *pflag.FlagSet) runFlagNames {
 	return runFlagNames{Conc: pick("terminals", "threads"), Duration: pick("time", "duration"), Warmup: pick("warmup-time", "warmup")}
 }
 
-// RunnerProblems checks the runner settings every run command shares and
-// names each problem with the flag names fs declares. durationRequired
-// says a zero duration is an error (no operation count can end the run).
+// RunnerProblems checks the runner settings every run command shares
+// (runner.Config.Problems) and names each problem with the flag names fs
+// declares. durationRequired says a zero duration is an error (no
+// operation count can end the run); without it a zero duration is left to
+// the command, which knows its operation count flags.
 func RunnerProblems(c runner.Config, fs *pflag.FlagSet, durationRequired bool) []error {
 	n := namesIn(fs)
+	flags := map[runner.Setting]string{
+		runner.SettingTerminals:      n.Conc,
+		runner.SettingWarmup:         n.Warmup,
+		runner.SettingDuration:       n.Duration,
+		runner.SettingRate:           "--rate",
+		runner.SettingMaxRetries:     "--max-retries",
+		runner.SettingReportInterval: "--report-interval",
+	}
 	var errs []error
-	if err := AtLeastOne(n.Conc, c.Terminals); err != nil {
-		errs = append(errs, err)
+	for _, p := range c.Problems() {
+		msg := p.Msg
+		if p.Setting == runner.SettingDuration {
+			switch {
+			case durationRequired:
+				msg = fmt.Sprintf("must be > 0 (got %s)", c.Duration)
+			case c.Duration == 0:
+				continue
+			}
+		}
+		errs = append(errs, usage.Errorf("%s %s", flags[p.Setting], msg))
 	}
-	if durationRequired && c.Duration <= 0 {
+	if durationRequired && c.Duration == 0 && c.MaxOps != 0 {
 		errs = append(errs, usage.Errorf("%s must be > 0 (got %s)", n.Duration, c.Duration))
-	} else if c.Duration < 0 {
-		errs = append(errs, usage.Errorf("%s must not be negative (got %s)", n.Duration, c.Duration))
-	}
-	if c.Warmup < 0 {
-		errs = append(errs, usage.Errorf("%s must not be negative (got %s)", n.Warmup, c.Warmup))
-	}
-	if c.ReportInterval < 0 {
-		errs = append(errs, usage.Errorf("--report-interval must not be negative (got %s)", c.ReportInterval))
-	}
-	if c.Rate < 0 {
-		errs = append(errs, usage.Errorf("--rate must not be negative (got %g)", c.Rate))
-	}
-	if c.MaxRetries < 0 {
-		errs = append(errs, usage.Errorf("--max-retries must not be negative (got %d)", c.MaxRetries))
 	}
 	return errs
 }

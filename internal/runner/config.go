@@ -57,29 +57,65 @@ type Config struct {
 	Sync SyncFunc
 }
 
-// Validate returns every problem with the configuration at once.
-func (c *Config) Validate() error {
-	var errs []error
+// Setting names a Config field in a Problem; the command line layer
+// (registry.RunnerProblems) renames it to the flag a command declares.
+type Setting string
+
+// The settings Problems checks.
+const (
+	SettingTerminals      Setting = "terminals"
+	SettingWarmup         Setting = "warm-up"
+	SettingDuration       Setting = "duration"
+	SettingRate           Setting = "rate"
+	SettingMaxRetries     Setting = "max-retries"
+	SettingReportInterval Setting = "report-interval"
+)
+
+// Problem is one invalid setting and what is wrong with it, e.g.
+// {SettingWarmup, "must not be negative (got -1s)"}.
+type Problem struct {
+	Setting Setting
+	Msg     string
+}
+
+func (p Problem) Error() string { return string(p.Setting) + " " + p.Msg }
+
+// Problems lists every invalid setting, in field order; nil when the
+// configuration can run. It is the one statement of the rules: Validate
+// and the commands' usage errors are both made from it.
+func (c *Config) Problems() []Problem {
+	var ps []Problem
+	add := func(s Setting, format string, a ...any) { ps = append(ps, Problem{s, fmt.Sprintf(format, a...)}) }
 	if c.Terminals < 1 {
-		errs = append(errs, fmt.Errorf("terminals/threads must be >= 1 (got %d)", c.Terminals))
+		add(SettingTerminals, "must be >= 1 (got %d)", c.Terminals)
 	}
 	if c.Warmup < 0 {
-		errs = append(errs, fmt.Errorf("warm-up must not be negative (got %s)", c.Warmup))
+		add(SettingWarmup, "must not be negative (got %s)", c.Warmup)
 	}
-	if c.Duration < 0 {
-		errs = append(errs, fmt.Errorf("duration must not be negative (got %s)", c.Duration))
-	}
-	if c.Duration == 0 && c.MaxOps == 0 {
-		errs = append(errs, errors.New("duration must be > 0 unless an operation count is given"))
+	switch {
+	case c.Duration < 0:
+		add(SettingDuration, "must not be negative (got %s)", c.Duration)
+	case c.Duration == 0 && c.MaxOps == 0:
+		add(SettingDuration, "must be > 0 unless an operation count is given")
 	}
 	if c.Rate < 0 {
-		errs = append(errs, fmt.Errorf("rate must not be negative (got %g)", c.Rate))
+		add(SettingRate, "must not be negative (got %g)", c.Rate)
 	}
 	if c.MaxRetries < 0 {
-		errs = append(errs, fmt.Errorf("max-retries must not be negative (got %d)", c.MaxRetries))
+		add(SettingMaxRetries, "must not be negative (got %d)", c.MaxRetries)
 	}
 	if c.ReportInterval < 0 {
-		errs = append(errs, fmt.Errorf("report-interval must not be negative (got %s)", c.ReportInterval))
+		add(SettingReportInterval, "must not be negative (got %s)", c.ReportInterval)
+	}
+	return ps
+}
+
+// Validate returns every problem with the configuration at once (Problems
+// joined), nil when it can run.
+func (c *Config) Validate() error {
+	var errs []error
+	for _, p := range c.Problems() {
+		errs = append(errs, p)
 	}
 	return errors.Join(errs...)
 }

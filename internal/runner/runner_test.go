@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -165,6 +166,38 @@ func TestConfigValidateReportsAll(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
+	}
+}
+
+func TestConfigProblems(t *testing.T) {
+	ok := Config{Terminals: 1, Duration: time.Second}
+	with := func(f func(*Config)) Config { c := ok; f(&c); return c }
+	for _, tc := range []struct {
+		name string
+		c    Config
+		want []Setting // in field order
+	}{
+		{"valid", ok, nil},
+		{"operation count without duration", with(func(c *Config) { c.Duration, c.MaxOps = 0, 10 }), nil},
+		{"no duration, no operation count", with(func(c *Config) { c.Duration = 0 }), []Setting{SettingDuration}},
+		{"zero terminals", with(func(c *Config) { c.Terminals = 0 }), []Setting{SettingTerminals}},
+		{"negative settings", with(func(c *Config) {
+			c.Warmup, c.Duration, c.Rate, c.MaxRetries, c.ReportInterval = -1, -1, -1, -1, -1
+		}), []Setting{SettingWarmup, SettingDuration, SettingRate, SettingMaxRetries, SettingReportInterval}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := tc.c.Problems()
+			var got []Setting
+			for _, p := range ps {
+				got = append(got, p.Setting)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("problems %v, want settings %v", ps, tc.want)
+			}
+			if err := tc.c.Validate(); (err != nil) != (len(tc.want) > 0) {
+				t.Fatalf("Validate() = %v with problems %v", err, ps)
+			}
+		})
 	}
 }
 
