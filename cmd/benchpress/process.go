@@ -21,11 +21,11 @@ import (
 // GOMAXPROCS set the runtime's other knobs.
 //
 // GOMAXPROCS. With blocking sockets (target.SocketBlocking, chosen for up
-// to 256 terminals) every terminal waiting for a reply sits in a raw read
-// on its own thread and keeps its P, so a run needs a P per terminal plus
-// spares for the runner's own goroutines (ticker, watch, the database
-// counters' session): GOMAXPROCS becomes max(default, terminals+4) for the
-// run. The Ps of waiting terminals cost no CPU. With the poller the
+// to target.BlockingMax terminals) every terminal waiting for a reply sits
+// in a raw read on its own thread and keeps its P, so a run needs a P per
+// terminal plus spares for the runner's own goroutines (ticker, watch,
+// the database counters' session): GOMAXPROCS becomes max(default,
+// terminals+4) for the run. The Ps of waiting terminals cost no CPU. With the poller the
 // runtime's default stays: fewer Ps for a few terminals halved PostgreSQL
 // point-select throughput at 1-2 threads (docs/benchmarks.md). GOMAXPROCS
 // in the environment is left alone.

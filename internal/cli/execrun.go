@@ -77,7 +77,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// terminal blocked in a raw read keeps its P: without a P per terminal
 	// (GOMAXPROCS pinned in the environment, or no process hook) the
 	// poller serves better.
-	blocking := spec.Connector.WantsBlocking(cfg.Terminals)
+	blocking := spec.Connector.WantsBlocking(cfg.Terminals, runtime.NumCPU())
 	if app.TuneProcess != nil {
 		defer app.TuneProcess(cfg.Terminals, blocking)()
 	}

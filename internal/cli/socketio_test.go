@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +35,8 @@ func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int)
 }
 
 // TestTPCCSocketModes runs TPC-C on MariaDB and PostgreSQL with blocking
-// sockets (auto, 8 terminals), with the poller (--socket-io poller) and
+// sockets (auto, 8 terminals), with the poller (--socket-io poller, and
+// auto with one terminal more than target.BlockingMax allows the server) and
 // with blocking asked for but no P per terminal (no process hook: the run
 // must fall back to the poller rather than starve terminals). Every run
 // counts exactly the orders the database gained and says in its result
@@ -48,6 +50,7 @@ func TestTPCCSocketModes(t *testing.T) {
 			tg := testdb.For(t, kind, "cli_sock")
 			url := urlOf(tg)
 			ensureTPCC(t, tg, url, 2)
+			above := strconv.Itoa(target.BlockingMax(kind, runtime.NumCPU()) + 1)
 			tests := []struct {
 				name  string
 				procs bool
@@ -56,6 +59,7 @@ func TestTPCCSocketModes(t *testing.T) {
 			}{
 				{"auto", true, nil, "blocking"},
 				{"poller", true, []string{"--socket-io", "poller"}, "poller"},
+				{"auto above BlockingMax", true, []string{"--terminals", above}, "poller"},
 				{"blocking without a P per terminal", false, []string{"--socket-io", "blocking"}, "poller"},
 			}
 			for _, tc := range tests {

@@ -13,7 +13,7 @@ import (
 type SocketIO int
 
 const (
-	// SocketAuto is blocking sockets for runs of up to BlockingTerminalsMax
+	// SocketAuto is blocking sockets for runs of up to BlockingMax
 	// terminals and the poller above (Connector.WantsBlocking decides).
 	SocketAuto SocketIO = iota
 	// SocketPoller leaves sockets with Go's network poller: one thread
@@ -24,11 +24,34 @@ const (
 	SocketBlocking
 )
 
-// BlockingTerminalsMax is the largest run SocketAuto gives blocking
-// sockets: each waiting terminal holds an OS thread and a runtime P, and
-// above a few hundred the poller's multiplexing costs less than that many
-// threads (measured on the ladder of bench/sysbench-vs.sh).
-const BlockingTerminalsMax = 256
+// SocketAuto gives blocking sockets to runs of at most
+// BlockingTerminalsMax terminals, and PostgreSQL runs to at most
+// BlockingPerCPU terminals per CPU of the load machine. A blocked terminal
+// holds an OS thread and a runtime P, and the runtime preempts with a
+// signal every terminal that has not passed through its scheduler for
+// 10 ms, however short its round trips: once the terminals outnumber the
+// CPUs several times over, every terminal pays that every 10 ms. Measured
+// on 2 vCPUs with the server on the same machine (docs/benchmarks.md,
+// 2026-11-24 night), at 32 and 128 terminals the poller gave PostgreSQL
+// higher TPS (up to 1.5x), a lower or equal p99 and less client CPU per
+// TPC-C transaction (11-13 sysbench point selects against 20-27) and per
+// point select; MariaDB's point selects cost 1.6-1.8x the client CPU
+// through the poller at the same TPS (its TPC-C and read_write fared
+// better there: a trade-off, so MySQL keeps blocking sockets); at 16
+// terminals PostgreSQL was even, at 8 and fewer blocking sockets win.
+const (
+	BlockingPerCPU       = 8
+	BlockingTerminalsMax = 256
+)
+
+// BlockingMax is the largest run SocketAuto gives blocking sockets for a
+// server of that kind on a load machine with cpus CPUs.
+func BlockingMax(kind Kind, cpus int) int {
+	if kind == Postgres {
+		return min(BlockingTerminalsMax, BlockingPerCPU*max(cpus, 1))
+	}
+	return BlockingTerminalsMax
+}
 
 var socketIONames = [...]string{"auto", "poller", "blocking"}
 
@@ -107,16 +130,16 @@ func (c *Connector) BlockingSessions() int64 { return c.sockets.detached.Load() 
 // run.
 type idleDropper interface{ dropIdle() }
 
-// WantsBlocking reports whether a run of that many terminals should use
-// blocking sockets (Options.SocketIO; auto: up to BlockingTerminalsMax)
-// and the platform and target allow them.
-func (c *Connector) WantsBlocking(terminals int) bool {
+// WantsBlocking reports whether a run of that many terminals on a load
+// machine with cpus CPUs should use blocking sockets (Options.SocketIO;
+// auto: up to BlockingMax) and the platform and target allow them.
+func (c *Connector) WantsBlocking(terminals, cpus int) bool {
 	b := false
 	switch c.opts.SocketIO {
 	case SocketBlocking:
 		b = true
 	case SocketAuto:
-		b = terminals <= BlockingTerminalsMax
+		b = terminals <= BlockingMax(c.target.Kind, cpus)
 	}
 	return b && sockio.Supported && c.target.Kind != SQLite
 }

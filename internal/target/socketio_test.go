@@ -3,6 +3,7 @@ package target_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // TestBlockingSockets runs sessions with blocking sockets (what a run of
-// up to target.BlockingTerminalsMax terminals gets) on every server, both
+// up to target.BlockingMax terminals gets) on every server, both
 // MySQL clients and both statement modes: statements, a statement
 // interrupted by its context (the guard's deadline, pgx's cancellation),
 // a killed session classified as lost, and the pool's poller-mode session
@@ -49,8 +50,8 @@ func TestBlockingSockets(t *testing.T) {
 						t.Fatal(err)
 					}
 					warm.Close()
-					if !conn.WantsBlocking(8) {
-						t.Fatal("WantsBlocking(8) with SocketBlocking: false")
+					if !conn.WantsBlocking(8, 1) {
+						t.Fatal("WantsBlocking(8, 1) with SocketBlocking: false")
 					}
 					conn.SetBlockingSockets(true)
 					before := conn.BlockingSessions()
@@ -116,34 +117,38 @@ func TestBlockingSockets(t *testing.T) {
 }
 
 func TestWantsBlocking(t *testing.T) {
-	tg := &target.Target{Kind: target.MySQL, User: "u", Endpoints: []string{"127.0.0.1:1"}, Database: "d"}
 	tests := []struct {
-		io        target.SocketIO
-		terminals int
-		want      bool
+		kind            target.Kind
+		io              target.SocketIO
+		terminals, cpus int
+		want            bool
 	}{
-		{target.SocketAuto, 1, true},
-		{target.SocketAuto, target.BlockingTerminalsMax, true},
-		{target.SocketAuto, target.BlockingTerminalsMax + 1, false},
-		{target.SocketPoller, 2, false},
-		{target.SocketBlocking, 4096, true},
+		{target.MySQL, target.SocketAuto, 1, 1, true},
+		{target.MySQL, target.SocketAuto, 32, 2, true},
+		{target.MySQL, target.SocketAuto, target.BlockingTerminalsMax, 1, true},
+		{target.MySQL, target.SocketAuto, target.BlockingTerminalsMax + 1, 64, false},
+		{target.Postgres, target.SocketAuto, 16, 2, true},
+		{target.Postgres, target.SocketAuto, 17, 2, false},
+		{target.Postgres, target.SocketAuto, 8, 0, true}, // an unknown CPU count counts as one
+		{target.Postgres, target.SocketAuto, 9, 0, false},
+		{target.Postgres, target.SocketAuto, 256, 64, true},
+		{target.Postgres, target.SocketAuto, 257, 1024, false}, // never above BlockingTerminalsMax
+		{target.MySQL, target.SocketPoller, 2, 8, false},
+		{target.Postgres, target.SocketBlocking, 4096, 2, true},
+		{target.SQLite, target.SocketBlocking, 2, 2, false},
 	}
 	for _, tc := range tests {
+		tg := &target.Target{Kind: tc.kind, User: "u", Endpoints: []string{"127.0.0.1:1"}, Database: "d"}
+		if tc.kind == target.SQLite {
+			tg = &target.Target{Kind: target.SQLite, Endpoints: []string{filepath.Join(t.TempDir(), "x.db")}}
+		}
 		c, err := target.NewConnector(tg, target.Options{SocketIO: tc.io})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.WantsBlocking(tc.terminals); got != (tc.want && sockio.Supported) {
-			t.Errorf("%v with %d terminals: blocking %v, want %v", tc.io, tc.terminals, got, tc.want)
+		if got := c.WantsBlocking(tc.terminals, tc.cpus); got != (tc.want && sockio.Supported) {
+			t.Errorf("%s, %v with %d terminals on %d CPUs: blocking %v, want %v", tc.kind, tc.io, tc.terminals, tc.cpus, got, tc.want)
 		}
 		c.Close()
-	}
-	for _, v := range []string{"auto", "poller", "blocking", ""} {
-		if _, err := target.ParseSocketIO(v); err != nil {
-			t.Errorf("ParseSocketIO(%q): %v", v, err)
-		}
-	}
-	if _, err := target.ParseSocketIO("epoll"); err == nil {
-		t.Error("ParseSocketIO(epoll): no error")
 	}
 }
