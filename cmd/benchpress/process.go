@@ -25,10 +25,10 @@ import (
 // in a raw read on its own thread and keeps its P, so a run needs a P per
 // terminal plus spares for the runner's own goroutines (ticker, watch,
 // the database counters' session): GOMAXPROCS becomes max(default,
-// terminals+4) for the run. The Ps of waiting terminals cost no CPU. With the poller the
-// runtime's default stays: fewer Ps for a few terminals halved PostgreSQL
-// point-select throughput at 1-2 threads (docs/benchmarks.md). GOMAXPROCS
-// in the environment is left alone.
+// terminals+4) for the run. The Ps of waiting terminals cost no CPU. With
+// the poller the runtime's default stays: fewer Ps for a few terminals
+// halved PostgreSQL point-select throughput at 1-2 threads
+// (docs/benchmarks.md). GOMAXPROCS in the environment is left alone.
 //
 // GOGC. The collector sizes its background work to GOMAXPROCS (a quarter of
 // the Ps), so with a P per terminal on a small machine each cycle runs many

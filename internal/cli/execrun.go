@@ -77,7 +77,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// terminal blocked in a raw read keeps its P: without a P per terminal
 	// (GOMAXPROCS pinned in the environment, or no process hook) the
 	// poller serves better.
-	blocking := spec.Connector.WantsBlocking(cfg.Terminals, runtime.NumCPU())
+	cpus := runtime.NumCPU()
+	blocking := spec.Connector.WantsBlocking(cfg.Terminals, cpus)
 	if app.TuneProcess != nil {
 		defer app.TuneProcess(cfg.Terminals, blocking)()
 	}
@@ -88,7 +89,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// reply always wakes the thread that goes on); with more terminals the
 	// runtime's periodic preemption hands a locked goroutine between
 	// threads, which cost more than it saved (docs/benchmarks.md).
-	cfg.OwnThreads = blocking && cfg.Terminals <= runtime.NumCPU()
+	cfg.OwnThreads = blocking && cfg.Terminals <= cpus
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,9 @@ func RunnerProblems(c runner.Config, fs *pflag.FlagSet, durationRequired bool) [
 		runner.SettingMaxRetries:     "--max-retries",
 		runner.SettingReportInterval: "--report-interval",
 	}
+	if durationRequired {
+		c.MaxOps = 0 // no operation count can end this command's run
+	}
 	var errs []error
 	for _, p := range c.Problems() {
 		msg := p.Msg
@@ -52,9 +55,6 @@ func RunnerProblems(c runner.Config, fs *pflag.FlagSet, durationRequired bool) [
 			}
 		}
 		errs = append(errs, usage.Errorf("%s %s", flags[p.Setting], msg))
-	}
-	if durationRequired && c.Duration == 0 && c.MaxOps != 0 {
-		errs = append(errs, usage.Errorf("%s must be > 0 (got %s)", n.Duration, c.Duration))
 	}
 	return errs
 }
