@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+
+	"benchpress/internal/cli"
 )
 
 // Process settings for a run: the process-wide knobs live here, at the
@@ -23,9 +25,15 @@ import (
 // GOMAXPROCS. With blocking sockets (target.SocketBlocking, chosen for up
 // to target.BlockingMax terminals) every terminal waiting for a reply sits
 // in a raw read on its own thread and keeps its P, so a run needs a P per
-// terminal plus spares for the runner's own goroutines (ticker, watch,
-// the database counters' session): GOMAXPROCS becomes max(default,
-// terminals+4) for the run. The Ps of waiting terminals cost no CPU. With
+// terminal, plus spares for the runner's own goroutines (ticker, watch,
+// the database counters' session): GOMAXPROCS max(default, terminals+4).
+// Terminals that yield between transactions (cli.ProcessPlan.Yield,
+// target.SharedYield) get exactly a P each: their yields are when the
+// runner's goroutines run, and an idle P would make every yield wake a
+// spinning thread (measured with bench/floor/gofloor, PostgreSQL point
+// selects, 8 terminals on 2 vCPUs: one spare P cost 18 % of the throughput
+// against none; docs/benchmarks.md, 2026-11-25 night). The Ps of waiting
+// terminals cost no CPU. With
 // the poller the runtime's default stays: fewer Ps for a few terminals
 // halved PostgreSQL point-select throughput at 1-2 threads
 // (docs/benchmarks.md). GOMAXPROCS in the environment is left alone.
@@ -55,28 +63,32 @@ func memoryLimitFor(terminals int, getenv func(string) string) int64 {
 }
 
 // procsFor returns the GOMAXPROCS for a run (0: leave the runtime's).
-func procsFor(terminals int, blockingIO bool, current int, getenv func(string) string) int {
-	if !blockingIO || getenv("GOMAXPROCS") != "" || terminals+spareProcs <= current {
+func procsFor(p cli.ProcessPlan, current int, getenv func(string) string) int {
+	want := p.Terminals + spareProcs
+	if p.Yield {
+		want = p.Terminals
+	}
+	if !p.BlockingIO || getenv("GOMAXPROCS") != "" || want <= current {
 		return 0
 	}
-	return terminals + spareProcs
+	return want
 }
 
 // tuneProcess returns the App.TuneProcess hook: it applies the memory limit
 // and GOMAXPROCS for a run of terminals and returns the function that
 // restores the previous settings.
-func tuneProcess(getenv func(string) string) func(terminals int, blockingIO bool) func() {
-	return func(terminals int, blockingIO bool) func() {
+func tuneProcess(getenv func(string) string) func(cli.ProcessPlan) func() {
+	return func(p cli.ProcessPlan) func() {
 		var undo []func()
-		if limit := memoryLimitFor(terminals, getenv); limit != math.MaxInt64 {
+		if limit := memoryLimitFor(p.Terminals, getenv); limit != math.MaxInt64 {
 			prev := debug.SetMemoryLimit(limit)
 			undo = append(undo, func() { debug.SetMemoryLimit(prev) })
 		}
-		if n := procsFor(terminals, blockingIO, runtime.GOMAXPROCS(0), getenv); n > 0 {
+		if n := procsFor(p, runtime.GOMAXPROCS(0), getenv); n > 0 {
 			runtime.GOMAXPROCS(n)
 			undo = append(undo, runtime.SetDefaultGOMAXPROCS)
 		}
-		if blockingIO && getenv("GOGC") == "" {
+		if p.BlockingIO && getenv("GOGC") == "" {
 			prev := debug.SetGCPercent(blockingGCPercent)
 			undo = append(undo, func() { debug.SetGCPercent(prev) })
 		}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+
+	"benchpress/internal/cli"
 )
 
 func env(kv ...string) func(string) string {
@@ -39,7 +41,7 @@ func TestMemoryLimitFor(t *testing.T) {
 
 func TestTuneProcessRestores(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
-	restore := tuneProcess(env())(4096, false)
+	restore := tuneProcess(env())(cli.ProcessPlan{Terminals: 4096})
 	if got := debug.SetMemoryLimit(-1); got != 4096*128<<10 {
 		t.Errorf("limit during the run %d", got)
 	}
@@ -47,7 +49,7 @@ func TestTuneProcessRestores(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != prev {
 		t.Errorf("limit after the run %d, want %d", got, prev)
 	}
-	restore = tuneProcess(env("GOMEMLIMIT", "1GiB"))(4096, false)
+	restore = tuneProcess(env("GOMEMLIMIT", "1GiB"))(cli.ProcessPlan{Terminals: 4096})
 	if got := debug.SetMemoryLimit(-1); got != prev {
 		t.Errorf("limit with GOMEMLIMIT set %d, want it untouched (%d)", got, prev)
 	}
@@ -56,20 +58,21 @@ func TestTuneProcessRestores(t *testing.T) {
 
 func TestProcsFor(t *testing.T) {
 	tests := []struct {
-		name      string
-		terminals int
-		blocking  bool
-		current   int
-		getenv    func(string) string
-		want      int
+		name    string
+		plan    cli.ProcessPlan
+		current int
+		getenv  func(string) string
+		want    int
 	}{
-		{"poller leaves the default", 128, false, 2, env(), 0},
-		{"blocking: a P per terminal and spares", 128, true, 2, env(), 128 + spareProcs},
-		{"blocking, enough Ps already", 2, true, 64, env(), 0},
-		{"GOMAXPROCS in the environment wins", 128, true, 2, env("GOMAXPROCS", "2"), 0},
+		{"poller leaves the default", cli.ProcessPlan{Terminals: 128}, 2, env(), 0},
+		{"blocking: a P per terminal and spares", cli.ProcessPlan{Terminals: 128, BlockingIO: true}, 2, env(), 128 + spareProcs},
+		{"blocking, yielding: a P per terminal, no spare", cli.ProcessPlan{Terminals: 8, BlockingIO: true, Yield: true}, 2, env(), 8},
+		{"blocking, enough Ps already", cli.ProcessPlan{Terminals: 2, BlockingIO: true}, 64, env(), 0},
+		{"blocking, yielding, enough Ps already", cli.ProcessPlan{Terminals: 8, BlockingIO: true, Yield: true}, 8, env(), 0},
+		{"GOMAXPROCS in the environment wins", cli.ProcessPlan{Terminals: 128, BlockingIO: true}, 2, env("GOMAXPROCS", "2"), 0},
 	}
 	for _, tc := range tests {
-		if got := procsFor(tc.terminals, tc.blocking, tc.current, tc.getenv); got != tc.want {
+		if got := procsFor(tc.plan, tc.current, tc.getenv); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -79,7 +82,7 @@ func TestTuneProcessRestoresProcs(t *testing.T) {
 	before := runtime.GOMAXPROCS(0)
 	gcBefore := debug.SetGCPercent(100)
 	debug.SetGCPercent(gcBefore)
-	restore := tuneProcess(env())(before+10, true)
+	restore := tuneProcess(env())(cli.ProcessPlan{Terminals: before + 10, BlockingIO: true})
 	if got := runtime.GOMAXPROCS(0); got != before+10+spareProcs {
 		t.Errorf("GOMAXPROCS during a blocking run %d, want %d", got, before+10+spareProcs)
 	}

@@ -25,10 +25,9 @@ type App struct {
 	// addWatchFlags), set by NewRoot.
 	watch *runwatch.Options
 	// TuneProcess, when set, applies the process-wide settings for a run
-	// of the given number of terminals (the soft memory limit) and returns
-	// the function restoring them; they stay at the process edge,
-	// cmd/benchpress.
-	TuneProcess func(terminals int, blockingIO bool) (restore func())
+	// (the soft memory limit, GOMAXPROCS, GOGC) and returns the function
+	// restoring them; they stay at the process edge, cmd/benchpress.
+	TuneProcess func(ProcessPlan) (restore func())
 	// Executable is this binary's path (--processes starts it as children).
 	Executable string
 	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
@@ -42,4 +41,15 @@ type App struct {
 func (a *App) env() *registry.Env {
 	return &registry.Env{Out: a.Out, Err: a.Err, IsTTY: a.IsTTY,
 		Target: target.Env{Getenv: a.Getenv, MySQLClient: a.MySQLClient}}
+}
+
+// ProcessPlan is what a run asks of the process (App.TuneProcess).
+type ProcessPlan struct {
+	Terminals int
+	// BlockingIO: the terminals' sessions block in raw reads, each on its
+	// own P (target.SocketBlocking).
+	BlockingIO bool
+	// Yield: the blocking terminals share the CPUs and yield between
+	// transactions (target.SharedYield): a P each and no spare.
+	Yield bool
 }

@@ -17,6 +17,12 @@ import (
 	"benchpress/internal/workload"
 )
 
+// blockingYieldEvery is how often a terminal on a blocking socket that
+// shares the cores yields between transactions: under the runtime's 10 ms
+// preemption (sysmon preempts a P whose schedule count has not moved for
+// 10 ms) with room for a transaction that ends just before it.
+const blockingYieldEvery = 5 * time.Millisecond
+
 // runSpec is a fully validated run of one workload.
 type runSpec struct {
 	Name      string // workload name as saved: "tpcc", "sysbench/oltp_read_write", "ycsb/a"
@@ -79,10 +85,11 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// poller serves better.
 	cpus := runtime.NumCPU()
 	blocking := spec.Connector.WantsBlocking(cfg.Terminals, cpus)
+	yield := blocking && target.SharedYield(spec.Connector.Target().Kind, cfg.Terminals, cpus)
 	if app.TuneProcess != nil {
-		defer app.TuneProcess(cfg.Terminals, blocking)()
+		defer app.TuneProcess(ProcessPlan{Terminals: cfg.Terminals, BlockingIO: blocking, Yield: yield})()
 	}
-	blocking = blocking && runtime.GOMAXPROCS(0) > cfg.Terminals
+	blocking = blocking && runtime.GOMAXPROCS(0) >= cfg.Terminals
 	spec.Connector.SetBlockingSockets(blocking)
 	defer spec.Connector.SetBlockingSockets(false)
 	// A thread per terminal pays while the terminals fit the cores (the
@@ -90,6 +97,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// runtime's periodic preemption hands a locked goroutine between
 	// threads, which cost more than it saved (docs/benchmarks.md).
 	cfg.OwnThreads = blocking && cfg.Terminals <= cpus
+	// Terminals that share the cores pass through the scheduler between
+	// transactions before the runtime's 10 ms preemption would take them
+	// (runner.Config.YieldEvery, target.SharedYield).
+	if blocking && yield {
+		cfg.YieldEvery = blockingYieldEvery
+	}
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -30,6 +31,7 @@ type worker struct {
 	samples        *errorSamples
 	stop           *fatalStop
 	open           *openLoop
+	lastYield      time.Time // Config.YieldEvery
 }
 
 // loop runs transactions until soft ends. Sleeps and reconnects follow soft;
@@ -104,6 +106,12 @@ func (w *worker) loop(soft, hard context.Context) {
 			}
 		}
 		w.rec.RecordIn(phase, op, lat, outcome, class, w.term.Extras())
+		if w.cfg.YieldEvery > 0 {
+			if now := start.Add(lat); now.Sub(w.lastYield) >= w.cfg.YieldEvery {
+				runtime.Gosched()
+				w.lastYield = now
+			}
+		}
 		if class == target.ClassLostConnection {
 			if !w.reconnect(soft) {
 				return

@@ -53,6 +53,18 @@ func BlockingMax(kind Kind, cpus int) int {
 	return BlockingTerminalsMax
 }
 
+// SharedYield reports whether a run of terminals on blocking sockets that
+// share the load machine's cpus (more terminals than CPUs) should give
+// every terminal exactly a P and let it yield to Go's scheduler between
+// transactions (runner.Config.YieldEvery) rather than keep spare Ps and be
+// preempted by the runtime every 10 ms. Measured on 2 vCPUs with the
+// server on the same machine, interleaved (docs/benchmarks.md, 2026-11-25
+// night): PostgreSQL oltp_read_write at 8 terminals p99 18.7 -> 12.9 ms
+// (sysbench 12.3) and TPS +8 %, oltp_point_select p99 -12 %; MariaDB
+// point select -22 % and read_write -15 % TPS (its preempted terminals
+// beat sysbench there), so MySQL keeps the preemption.
+func SharedYield(kind Kind, terminals, cpus int) bool { return kind == Postgres && terminals > cpus }
+
 var socketIONames = [...]string{"auto", "poller", "blocking"}
 
 func (s SocketIO) String() string {

@@ -152,3 +152,24 @@ func TestWantsBlocking(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestSharedYield: only PostgreSQL terminals that outnumber the CPUs yield
+// between transactions; MySQL keeps the runtime's preemption.
+func TestSharedYield(t *testing.T) {
+	for _, tc := range []struct {
+		kind      target.Kind
+		terminals int
+		cpus      int
+		want      bool
+	}{
+		{target.Postgres, 8, 2, true},
+		{target.Postgres, 2, 2, false},
+		{target.Postgres, 1, 2, false},
+		{target.MySQL, 8, 2, false},
+		{target.SQLite, 8, 2, false},
+	} {
+		if got := target.SharedYield(tc.kind, tc.terminals, tc.cpus); got != tc.want {
+			t.Errorf("SharedYield(%s, %d, %d) = %v, want %v", tc.kind, tc.terminals, tc.cpus, got, tc.want)
+		}
+	}
+}
