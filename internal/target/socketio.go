@@ -59,10 +59,12 @@ func BlockingMax(kind Kind, cpus int) int {
 // transactions (runner.Config.YieldEvery) rather than keep spare Ps and be
 // preempted by the runtime every 10 ms. Measured on 2 vCPUs with the
 // server on the same machine, interleaved (docs/benchmarks.md, 2026-11-25
-// night): PostgreSQL oltp_read_write at 8 terminals p99 18.7 -> 12.9 ms
-// (sysbench 12.3) and TPS +8 %, oltp_point_select p99 -12 %; MariaDB
-// point select -22 % and read_write -15 % TPS (its preempted terminals
-// beat sysbench there), so MySQL keeps the preemption.
+// night): PostgreSQL oltp_read_write TPS +8 to +21 % and p99 -25 to -30 %
+// at 4, 8 and 16 terminals (at 8, 1,094 -> 1,183 TPS and 16.8 -> 12.4 ms,
+// sysbench 1,269 and 10.7), oltp_point_select +7 % at 4, within the scatter
+// at 8 and -12 % at 16 (the trade-off taken); MariaDB point select -22 %
+// and read_write -15 % TPS at 8 (its preempted terminals beat sysbench
+// there), so MySQL keeps the preemption.
 func SharedYield(kind Kind, terminals, cpus int) bool { return kind == Postgres && terminals > cpus }
 
 var socketIONames = [...]string{"auto", "poller", "blocking"}
