@@ -123,6 +123,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		if blocking {
 			run.Driver.SocketIO = "blocking"
 		}
+		run.Driver.YieldMS = float64(cfg.YieldEvery) / float64(time.Millisecond)
 	}
 	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted

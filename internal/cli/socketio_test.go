@@ -88,12 +88,15 @@ func TestTPCCSocketModes(t *testing.T) {
 					if tc.want == "blocking" {
 						// 8 PostgreSQL terminals on fewer CPUs yield with a P
 						// each (target.SharedYield); otherwise 4 spare Ps.
-						want := 8 + 4
+						want, yield := 8+4, 0.0
 						if target.SharedYield(kind, 8, runtime.NumCPU()) {
-							want = 8
+							want, yield = 8, 5
 						}
 						if r.Driver.GoMaxProcs != max(want, runtime.NumCPU()) {
 							t.Errorf("blocking run with GOMAXPROCS %d for 8 terminals, want %d", r.Driver.GoMaxProcs, want)
+						}
+						if r.Driver.YieldMS != yield || (yield > 0) != strings.Contains(out, "terminals yield every 5 ms") {
+							t.Errorf("driver.yield_ms %v, want %v; summary:\n%s", r.Driver.YieldMS, yield, out)
 						}
 					}
 					if !strings.Contains(out, tc.want+" sockets") {

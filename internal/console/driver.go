@@ -60,6 +60,9 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 	}
 	if d.SocketIO != "" {
 		fmt.Fprintf(w, "; %s sockets, GOMAXPROCS %d", d.SocketIO, d.GoMaxProcs)
+		if d.YieldMS > 0 {
+			fmt.Fprintf(w, ", terminals yield every %g ms", d.YieldMS)
+		}
 	}
 	fmt.Fprintln(w)
 	if d.DriverBound {

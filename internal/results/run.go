@@ -173,9 +173,13 @@ type Driver struct {
 	DriverBoundNote string  `json:"driver_bound_note,omitempty"`
 	// SocketIO is how the terminals waited for replies: "blocking" (each
 	// on its own thread, in read) or "poller" (Go's network poller);
-	// GoMaxProcs the runtime's P count during the run (--socket-io).
-	SocketIO   string `json:"socket_io,omitempty"`
-	GoMaxProcs int    `json:"gomaxprocs,omitempty"`
+	// GoMaxProcs the runtime's P count during the run (--socket-io);
+	// YieldMS, when set, how often at most a blocking terminal yielded to
+	// Go's scheduler between transactions instead of being preempted by it
+	// (PostgreSQL terminals that outnumber the CPUs).
+	SocketIO   string  `json:"socket_io,omitempty"`
+	GoMaxProcs int     `json:"gomaxprocs,omitempty"`
+	YieldMS    float64 `json:"yield_ms,omitempty"`
 }
 
 // Check is one consistency or response-time check.
