@@ -8,7 +8,8 @@
 # sysbench's oltp_point_select: a uniform table and id) with a blocking
 # write and read on plain TCP, nothing else: no histogram, no runner, no
 # allocation. cfloor is C on pthreads; gofloor is Go with raw system calls
-# on blocking sockets (as benchpress's sockio), GOMAXPROCS terminals+4. The
+# on blocking sockets (as benchpress's sockio), GOMAXPROCS terminals+4 by
+# default (GOFLOOR_FLAGS below for the other configurations). The
 # script runs sysbench, cfloor, gofloor and benchpress (all without TLS)
 # ROUNDS times per ladder step, rotating the order every round, and prints
 # per step the medians of TPS, p50, p99 and client CPU per query (user+sys
