@@ -26,7 +26,8 @@ import (
 // to target.BlockingMax terminals) every terminal waiting for a reply sits
 // in a raw read on its own thread and keeps its P, so a run needs a P per
 // terminal, plus spares for the runner's own goroutines (ticker, watch,
-// the database counters' session): GOMAXPROCS max(default, terminals+4).
+// the database counters' session): GOMAXPROCS max(default, terminals+4;
+// cli.ProcessPlan.Procs).
 // Terminals that yield between transactions (cli.ProcessPlan.Yield,
 // target.SharedYield) get exactly a P each: their yields are when the
 // runner's goroutines run, and an idle P would make every yield wake a
@@ -49,7 +50,6 @@ import (
 const (
 	memoryLimitFloor       = 256 << 20
 	memoryLimitPerTerminal = 128 << 10
-	spareProcs             = 4
 	blockingGCPercent      = 1000
 )
 
@@ -64,10 +64,7 @@ func memoryLimitFor(terminals int, getenv func(string) string) int64 {
 
 // procsFor returns the GOMAXPROCS for a run (0: leave the runtime's).
 func procsFor(p cli.ProcessPlan, current int, getenv func(string) string) int {
-	want := p.Terminals + spareProcs
-	if p.Yield {
-		want = p.Terminals
-	}
+	want := p.Procs()
 	if !p.BlockingIO || getenv("GOMAXPROCS") != "" || want <= current {
 		return 0
 	}

@@ -65,7 +65,7 @@ func TestProcsFor(t *testing.T) {
 		want    int
 	}{
 		{"poller leaves the default", cli.ProcessPlan{Terminals: 128}, 2, env(), 0},
-		{"blocking: a P per terminal and spares", cli.ProcessPlan{Terminals: 128, BlockingIO: true}, 2, env(), 128 + spareProcs},
+		{"blocking: a P per terminal and spares", cli.ProcessPlan{Terminals: 128, BlockingIO: true}, 2, env(), 128 + cli.SpareProcs},
 		{"blocking, yielding: a P per terminal, no spare", cli.ProcessPlan{Terminals: 8, BlockingIO: true, Yield: true}, 2, env(), 8},
 		{"blocking, enough Ps already", cli.ProcessPlan{Terminals: 2, BlockingIO: true}, 64, env(), 0},
 		{"blocking, yielding, enough Ps already", cli.ProcessPlan{Terminals: 8, BlockingIO: true, Yield: true}, 8, env(), 0},
@@ -83,8 +83,8 @@ func TestTuneProcessRestoresProcs(t *testing.T) {
 	gcBefore := debug.SetGCPercent(100)
 	debug.SetGCPercent(gcBefore)
 	restore := tuneProcess(env())(cli.ProcessPlan{Terminals: before + 10, BlockingIO: true})
-	if got := runtime.GOMAXPROCS(0); got != before+10+spareProcs {
-		t.Errorf("GOMAXPROCS during a blocking run %d, want %d", got, before+10+spareProcs)
+	if got := runtime.GOMAXPROCS(0); got != before+10+cli.SpareProcs {
+		t.Errorf("GOMAXPROCS during a blocking run %d, want %d", got, before+10+cli.SpareProcs)
 	}
 	if got := debug.SetGCPercent(100); got != blockingGCPercent {
 		t.Errorf("GOGC during a blocking run %d, want %d", got, blockingGCPercent)

@@ -53,3 +53,18 @@ type ProcessPlan struct {
 	// transactions (target.SharedYield): a P each and no spare.
 	Yield bool
 }
+
+// SpareProcs is the Ps a blocking run keeps beyond its terminals' for the
+// runner's own goroutines (ticker, watch, the database counters' session).
+const SpareProcs = 4
+
+// Procs is the GOMAXPROCS a blocking run needs: a P per terminal, plus
+// SpareProcs unless the terminals yield (their yields are when the
+// runner's goroutines run, and an idle P would make every yield wake a
+// spinning thread).
+func (p ProcessPlan) Procs() int {
+	if p.Yield {
+		return p.Terminals
+	}
+	return p.Terminals + SpareProcs
+}

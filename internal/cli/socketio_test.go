@@ -26,11 +26,7 @@ func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int)
 			if !p.BlockingIO {
 				return func() {}
 			}
-			procs := p.Terminals + 4
-			if p.Yield { // a P each, no spare
-				procs = p.Terminals
-			}
-			prev := runtime.GOMAXPROCS(procs)
+			prev := runtime.GOMAXPROCS(p.Procs())
 			gc := debug.SetGCPercent(1000)
 			return func() { runtime.GOMAXPROCS(prev); debug.SetGCPercent(gc) }
 		}
