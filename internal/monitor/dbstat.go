@@ -91,6 +91,10 @@ type CommitCheck struct {
 	// Slack is the difference that still agrees: transactions in flight at
 	// the window's edges (about one per terminal) fall on either side.
 	Slack int64
+	// From, when set, is a reading taken before the warm-up with nothing
+	// held back (FlushPGStats): the commit counts then cover the warm-up
+	// and the window, ToolCommits included, instead of the window alone.
+	From *DBReading
 }
 
 // DBFiguresOf turns two readings (window start a, end b) into the saved
@@ -115,6 +119,11 @@ func DBFiguresOf(a, b DBReading, cc CommitCheck) *results.DBFigures {
 		}
 	}
 	f.ServerCommits = int64(f.Counters[commitKey])
+	span := "the window"
+	if cc.From != nil {
+		f.ServerCommits = int64(b.Values[commitKey] - cc.From.Values[commitKey])
+		f.CommitsOver, span = "run", "the warm-up and the window"
+	}
 	diff := math.Abs(float64(f.ServerCommits - cc.ToolCommits))
 	limit := float64(cc.Slack) + 0.01*float64(max(f.ServerCommits, cc.ToolCommits))
 	switch {
@@ -123,7 +132,7 @@ func DBFiguresOf(a, b DBReading, cc CommitCheck) *results.DBFigures {
 		f.CommitNote = fmt.Sprintf("server %s +%d, tool %d transactions: the workload's transactions are not one server commit each", commitKey, f.ServerCommits, cc.ToolCommits)
 	case diff <= limit:
 		f.CommitCheck = "agree"
-		f.CommitNote = fmt.Sprintf("server %s +%d, tool committed %d (within %d)", commitKey, f.ServerCommits, cc.ToolCommits, int64(limit))
+		f.CommitNote = fmt.Sprintf("server %s +%d, tool committed %d over %s (within %d)", commitKey, f.ServerCommits, cc.ToolCommits, span, int64(limit))
 	default:
 		f.CommitCheck = "disagree"
 		why := "the tool counted commits the server did not see"
@@ -133,8 +142,8 @@ func DBFiguresOf(a, b DBReading, cc CommitCheck) *results.DBFigures {
 				why += " (MySQL's counters are server-wide: other sessions count too)"
 			}
 		}
-		f.CommitNote = fmt.Sprintf("server %s +%d but tool committed %d (differ by %.0f, more than %d): %s",
-			commitKey, f.ServerCommits, cc.ToolCommits, diff, int64(limit), why)
+		f.CommitNote = fmt.Sprintf("server %s +%d but tool committed %d over %s (differ by %.0f, more than %d): %s",
+			commitKey, f.ServerCommits, cc.ToolCommits, span, diff, int64(limit), why)
 	}
 	return f
 }
@@ -181,4 +190,37 @@ WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relnam
 	}
 	s.TotalBytes = s.DataBytes + s.IndexBytes
 	return s, nil
+}
+
+// FlushPGStats makes the PostgreSQL backends of admin and of every session
+// in conns publish the statistics they hold back: a backend flushes its
+// counters to pg_stat_database at most once a second, and under lock
+// contention retries after 1 s, 2 s, 4 s..., so a reading taken while they
+// work lags by seconds. pg_stat_force_next_flush (PostgreSQL 15+) makes
+// the backend flush, waiting for the lock, before it answers. It fails on
+// servers without the function (PostgreSQL before 15, proxies and
+// distributed databases speaking the protocol): callers then keep to the
+// lagging reading.
+func FlushPGStats(ctx context.Context, admin target.Conn, conns []target.Conn) error {
+	const q = "SELECT pg_stat_force_next_flush()"
+	if _, err := admin.Exec(ctx, q); err != nil {
+		return fmt.Errorf("flush statistics: %w", err)
+	}
+	errs := make(chan error, len(conns))
+	sem := make(chan struct{}, 64)
+	for _, c := range conns {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			_, err := c.Exec(ctx, q)
+			errs <- err
+		}()
+	}
+	var first error
+	for range conns {
+		if err := <-errs; err != nil && first == nil {
+			first = fmt.Errorf("flush statistics: %w", err)
+		}
+	}
+	return first
 }

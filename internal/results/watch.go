@@ -106,9 +106,13 @@ type DBFigures struct {
 	Counters map[string]float64 `json:"counters,omitempty"`
 	Gauges   map[string]float64 `json:"gauges,omitempty"`
 	// ServerCommits is the server's commit counter increase (Com_commit,
-	// xact_commit); ToolCommits what benchpress counted as committed.
-	ServerCommits int64 `json:"server_commits"`
-	ToolCommits   int64 `json:"tool_commits"`
+	// xact_commit); ToolCommits what benchpress counted as committed; both
+	// over the window, or over the warm-up and the window when CommitsOver
+	// is "run" (PostgreSQL 15+: the start is read before the warm-up, once
+	// every backend has flushed the statistics it held back).
+	ServerCommits int64  `json:"server_commits"`
+	ToolCommits   int64  `json:"tool_commits"`
+	CommitsOver   string `json:"commits_over,omitempty"`
 	// CommitCheck is "agree", "disagree" or "n/a"; CommitNote says why.
 	CommitCheck string `json:"commit_check,omitempty"`
 	CommitNote  string `json:"commit_note,omitempty"`

@@ -5,11 +5,13 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"benchpress/internal/metrics"
+	"benchpress/internal/target"
 )
 
 // Config controls one run.
@@ -65,6 +67,11 @@ type Config struct {
 	// during the call. measured tells whether the window was open.
 	// It feeds live exporters such as --metrics-addr.
 	OnTick func(s *metrics.Snapshot, measured bool)
+	// BeforeStart, when set, is called once with every terminal's session
+	// after all of them are ready and before the first transaction (and
+	// before Sync). It must not keep the sessions; the run waits for it.
+	// runwatch uses it to read the server's counters at a quiet moment.
+	BeforeStart func(ctx context.Context, conns []target.Conn)
 	// Sync, when set, agrees the start instant with other partitions once
 	// every terminal is ready (see SyncFunc); nil starts at once.
 	Sync SyncFunc

@@ -139,6 +139,9 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	if cfg.BeforeStart != nil {
+		cfg.BeforeStart(ctx, conns)
+	}
 	synced, err := awaitStart(ctx, &cfg, terms, conns)
 	if err != nil {
 		return nil, err

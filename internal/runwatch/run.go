@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"benchpress/internal/metrics"
 	"benchpress/internal/monitor"
 	"benchpress/internal/results"
 	"benchpress/internal/runner"
@@ -27,7 +28,12 @@ type Run struct {
 	watcher *monitor.Watcher
 	admin   target.Conn
 	dbStart chan dbRead
-	errs    []string
+	// quiet is the PostgreSQL reading taken before the warm-up once every
+	// backend flushed its statistics (nil: none); runOK counts the
+	// transactions committed over the whole run, warm-up included.
+	quiet *monitor.DBReading
+	runOK int64
+	errs  []string
 }
 
 type dbRead struct {
@@ -77,6 +83,9 @@ func (w *Run) Hook(ctx context.Context, cfg *runner.Config) {
 		live := w.opts.prom.Live
 		live.Begin(w.spec.Name, w.spec.Ops, cfg.Terminals)
 		cfg.OnTick = live.Tick
+	}
+	if w.admin != nil && w.spec.Connector.Target().Kind == target.Postgres {
+		w.hookQuietStart(ctx, cfg)
 	}
 	next := cfg.OnPhase
 	cfg.OnPhase = func(p string) {
@@ -173,9 +182,15 @@ func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigure
 	if kind == target.Postgres {
 		slack += int64(2 * run.Summary.TPS)
 	}
-	f := monitor.DBFiguresOf(start.r, end, monitor.CommitCheck{
-		ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack,
-	})
+	cc := monitor.CommitCheck{ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack}
+	if w.quiet != nil {
+		// Nothing in flight or held back at the start, all drained and
+		// flushed (the sessions closed) at the end: what remains are the
+		// admin session's own readings and a statement a terminal
+		// abandoned after the drain grace.
+		cc.From, cc.ToolCommits, cc.Slack = w.quiet, w.runOK, int64(w.spec.Terminals)+8
+	}
+	f := monitor.DBFiguresOf(start.r, end, cc)
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
 		size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
 		f.Size = size
@@ -195,6 +210,38 @@ func commitsComparable(run *results.Run) bool {
 		return !skip && run.Workload != "sysbench/oltp_point_select"
 	}
 	return false
+}
+
+// hookQuietStart has the runner flush every PostgreSQL backend's held-back
+// statistics once the terminals are ready and read the counters then
+// (runner.Config.BeforeStart), and counts every committed transaction of
+// the run (OnTick sees warm-up and window alike): the commit check then
+// compares the whole run, free of the second or more (under contention)
+// that a reading taken while the terminals work lags.
+func (w *Run) hookQuietStart(ctx context.Context, cfg *runner.Config) {
+	before := cfg.BeforeStart
+	cfg.BeforeStart = func(rctx context.Context, conns []target.Conn) {
+		if before != nil {
+			before(rctx, conns)
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if monitor.FlushPGStats(ctx, w.admin, conns) != nil {
+			return // the window's reading, with its slack, decides
+		}
+		if r, err := monitor.ReadDBCounters(ctx, w.admin); err == nil {
+			w.quiet = &r
+		}
+	}
+	tick := cfg.OnTick
+	cfg.OnTick = func(s *metrics.Snapshot, measured bool) {
+		for i := range s.Counts {
+			w.runOK += s.Counts[i].OK
+		}
+		if tick != nil {
+			tick(s, measured)
+		}
+	}
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
