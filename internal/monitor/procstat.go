@@ -21,8 +21,9 @@ type CPUTimes struct {
 	Idle float64
 	// User (user + nice), System (system + irq + softirq) and Iowait split
 	// the figures above for the host tables; they may be zero when the
-	// source does not tell them apart.
-	User, System, Iowait float64
+	// source does not tell them apart. Steal (inside Busy) is the time the
+	// hypervisor ran something else on the virtual machine's cores.
+	User, System, Iowait, Steal float64
 	// Cores is the number of per-core lines seen (0 if unknown).
 	Cores int
 }
@@ -86,7 +87,7 @@ func ParseProcStat(data string) (CPUTimes, error) {
 		}
 		t.Busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
 		t.Idle = v[3] + v[4]
-		t.User, t.System, t.Iowait = v[0]+v[1], v[2]+v[5]+v[6], v[4]
+		t.User, t.System, t.Iowait, t.Steal = v[0]+v[1], v[2]+v[5]+v[6], v[4], v[7]
 		found = true
 	}
 	if err := sc.Err(); err != nil {

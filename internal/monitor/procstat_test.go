@@ -25,6 +25,7 @@ func TestParseProcStat(t *testing.T) {
 		wantBusy  float64
 		wantIdle  float64
 		wantCores int
+		wantSteal float64
 		wantErr   string
 	}{
 		{
@@ -34,6 +35,7 @@ func TestParseProcStat(t *testing.T) {
 			wantBusy:  10132153 + 290696 + 3084719 + 0 + 25195 + 7,
 			wantIdle:  46828483 + 16683,
 			wantCores: 2,
+			wantSteal: 7,
 		},
 		{
 			name:     "old kernel with four values",
@@ -57,7 +59,7 @@ func TestParseProcStat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Busy != tt.wantBusy || got.Idle != tt.wantIdle || got.Cores != tt.wantCores {
+			if got.Busy != tt.wantBusy || got.Idle != tt.wantIdle || got.Cores != tt.wantCores || got.Steal != tt.wantSteal {
 				t.Errorf("got %+v, want busy %v idle %v cores %d", got, tt.wantBusy, tt.wantIdle, tt.wantCores)
 			}
 		})

@@ -30,9 +30,11 @@ type Sample struct {
 	CPUPct float64   `json:"cpu_pct"` // all cores, 100 = every core busy
 	// UserPct, SysPct and IowaitPct split the interval's CPU time (all
 	// cores): user+nice, system+irq+softirq, and iowait (counted idle).
-	UserPct       float64 `json:"user_pct"`
-	SysPct        float64 `json:"sys_pct"`
-	IowaitPct     float64 `json:"iowait_pct"`
+	UserPct   float64 `json:"user_pct"`
+	SysPct    float64 `json:"sys_pct"`
+	IowaitPct float64 `json:"iowait_pct"`
+	// StealPct is the share the hypervisor took (inside CPUPct).
+	StealPct      float64 `json:"steal_pct,omitempty"`
 	Cores         int     `json:"cores,omitempty"`
 	MemUsedBytes  uint64  `json:"mem_used_bytes"`
 	MemTotalBytes uint64  `json:"mem_total_bytes"`
@@ -79,6 +81,7 @@ func rates(a, b Counters) Sample {
 		UserPct:       sharePct(a.CPU, b.CPU, a.CPU.User, b.CPU.User),
 		SysPct:        sharePct(a.CPU, b.CPU, a.CPU.System, b.CPU.System),
 		IowaitPct:     sharePct(a.CPU, b.CPU, a.CPU.Iowait, b.CPU.Iowait),
+		StealPct:      sharePct(a.CPU, b.CPU, a.CPU.Steal, b.CPU.Steal),
 		Cores:         b.CPU.Cores,
 		MemUsedBytes:  b.MemUsedBytes,
 		MemTotalBytes: b.MemTotalBytes,

@@ -32,7 +32,7 @@ func (localSource) read(ctx context.Context) (Counters, error) {
 		c.CPU = CPUTimes{
 			Busy: t.User + t.Nice + t.System + t.Irq + t.Softirq + t.Steal,
 			Idle: t.Idle + t.Iowait,
-			User: t.User + t.Nice, System: t.System + t.Irq + t.Softirq, Iowait: t.Iowait,
+			User: t.User + t.Nice, System: t.System + t.Irq + t.Softirq, Iowait: t.Iowait, Steal: t.Steal,
 		}
 
 	}

@@ -38,6 +38,7 @@ func nodeCounters(f families) (Counters, error) {
 			c.CPU.System += v
 		case "steal":
 			c.CPU.Busy += v
+			c.CPU.Steal += v
 		}
 	})
 	if !ok {

@@ -22,6 +22,9 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 		h, procs := summarizeHost(hw.spec, hw.snapshot(), from, to)
 		out.Hosts = append(out.Hosts, h)
 		out.Processes = append(out.Processes, procs...)
+		if n := stealNote(h, to.Sub(from)); n != "" {
+			notes = append(notes, n)
+		}
 		if h.Samples == 0 && h.Error != "" {
 			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
 		} else if len(h.Gaps) > 0 {
@@ -34,6 +37,25 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 		}
 	}
 	return out, notes
+}
+
+// StealNoteAt is the mean steal (percent of the host's CPU time) from
+// which a run carries a note: 0.25 % is 50 ms of one core's time per 10 s
+// of a 2-core machine, about what a single stall visible in the maximum
+// latency takes (docs/benchmarks.md, 2026-11-26).
+const StealNoteAt = 0.25
+
+// stealNote says when the hypervisor took a watched host's cores for long
+// enough to show in the latencies: a virtual core it takes stops whatever
+// ran on it (a terminal, a server process, a lock holder) for the length
+// of the steal, and the scheduler cannot move the task that was running.
+func stealNote(h results.WatchedHost, window time.Duration) string {
+	if h.StealPct < StealNoteAt {
+		return ""
+	}
+	stolen := h.StealPct / 100 * float64(max(h.Cores, 1)) * window.Seconds()
+	return fmt.Sprintf("watched host %s: the hypervisor took %.2f s of its CPU time (steal %.2f %% of the window, up to %.1f %% in one interval): latencies include stalls of the virtual machine, not of the database or the driver",
+		h.Name, stolen, h.StealPct, h.StealMaxPct)
 }
 
 // summarizeHost is Summary for one host.
@@ -108,6 +130,8 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			h.UserPct += s.UserPct * dt
 			h.SysPct += s.SysPct * dt
 			h.IowaitPct += s.IowaitPct * dt
+			h.StealPct += s.StealPct * dt
+			h.StealMaxPct = max(h.StealMaxPct, math.Round(s.StealPct*100)/100)
 			h.Cores = max(h.Cores, s.Cores)
 			h.MemUsedBytes = max(h.MemUsedBytes, s.MemUsedBytes)
 			h.MemTotalBytes = s.MemTotalBytes
@@ -165,6 +189,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 		closeGap(to)
 	}
 	if wsum > 0 {
+		h.StealPct = math.Round(h.StealPct/wsum*100) / 100
 		for _, p := range []*float64{&h.CPUPct, &h.UserPct, &h.SysPct, &h.IowaitPct, &h.NetRxBps, &h.NetTxBps,
 			&h.LoopbackRxBps, &h.LoopbackTxBps, &h.DiskReadBps, &h.DiskWriteBps} {
 			*p = round1(*p / wsum)

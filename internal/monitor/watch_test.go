@@ -107,6 +107,60 @@ func TestSummarizeHost(t *testing.T) {
 	}
 }
 
+// TestStealNote: a host whose hypervisor took its cores carries a note
+// from StealNoteAt on, with the stolen seconds; node_exporter's "steal"
+// mode is read as steal.
+func TestStealNote(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	spec := HostSpec{Name: "load1", Role: "load", URLs: []string{"http://load1:9100/metrics"}}
+	tests := []struct {
+		name     string
+		stealS   []float64 // stolen seconds (both cores together) in each 1 s interval
+		wantNote string    // "" for none
+		wantMax  float64
+	}{
+		{name: "none", stealS: make([]float64, 10)},
+		{name: "a little, below the bar", stealS: []float64{0, 0.02, 0, 0, 0, 0, 0, 0, 0, 0}, wantMax: 1},
+		{name: "one 100 ms stall", stealS: []float64{0, 0, 0, 0.1, 0, 0, 0, 0, 0, 0}, wantMax: 5,
+			wantNote: "watched host load1: the hypervisor took 0.10 s of its CPU time (steal 0.50 % of the window, up to 5.0 % in one interval)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var rs []reading
+			var stolen float64
+			for i := 0; i <= len(tc.stealS); i++ {
+				if i > 0 {
+					stolen += tc.stealS[i-1]
+				}
+				var b strings.Builder
+				for _, cpu := range []string{"0", "1"} {
+					fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"user\"} %g\n", cpu, 0.5*float64(i))
+					fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"steal\"} %g\n", cpu, stolen/2)
+					fmt.Fprintf(&b, "node_cpu_seconds_total{cpu=%q,mode=\"idle\"} %g\n", cpu, 0.5*float64(i)-stolen/2)
+				}
+				fams, err := parseFamilies(strings.NewReader(b.String()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := nodeCounters(fams)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.At = t0.Add(time.Duration(i) * time.Second)
+				rs = append(rs, reading{at: c.At, counters: &c})
+			}
+			h, _ := summarizeHost(spec, rs, t0, t0.Add(10*time.Second))
+			if h.StealMaxPct != tc.wantMax {
+				t.Errorf("steal max %v %%, want %v", h.StealMaxPct, tc.wantMax)
+			}
+			got := stealNote(h, 10*time.Second)
+			if (tc.wantNote == "") != (got == "") || !strings.HasPrefix(got, tc.wantNote) {
+				t.Errorf("note %q, want %q", got, tc.wantNote)
+			}
+		})
+	}
+}
+
 // TestWatchHostStopsAnswering runs a real Watcher against an exporter that
 // dies mid-run: sampling goes on, the gap is recorded and a note says so.
 func TestWatchHostStopsAnswering(t *testing.T) {

@@ -37,6 +37,12 @@ type WatchedHost struct {
 	UserPct   float64 `json:"user_pct"`
 	SysPct    float64 `json:"sys_pct"`
 	IowaitPct float64 `json:"iowait_pct"`
+	// StealPct is the share of the cores' time the hypervisor gave to
+	// other guests (steal, inside CPUPct): mean and highest interval.
+	// While it takes a virtual core, whatever ran there (a terminal, a
+	// server process) stalls: latencies include the stall.
+	StealPct    float64 `json:"steal_pct,omitempty"`
+	StealMaxPct float64 `json:"steal_max_pct,omitempty"`
 	// Memory in use at the end of the window (highest seen) and total.
 	MemUsedBytes  uint64 `json:"mem_used_bytes,omitempty"`
 	MemTotalBytes uint64 `json:"mem_total_bytes,omitempty"`
