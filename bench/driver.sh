@@ -100,7 +100,7 @@ for srv in $SERVERS; do
 	rc=0
 	measure "$f-big" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
 		--terminals "$BIG" --warmup 5s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
-	read -r _ big_rss <"$f-big.cpu"
+	read -r _ big_rss _ <"$f-big.cpu"
 	if [ -s "$f-big.json" ]; then
 		# connect_s: opening every session and making every terminal, before
 		# the warm-up starts (the run's own measurement).

@@ -16,19 +16,40 @@ build_benchpress() {
 	go build -o "$1" ./cmd/benchpress
 }
 
-# measure FILE CMD...: runs CMD (output to FILE.out); writes "cpu_s maxrss_mb"
-# of the process (user+sys CPU seconds, peak RSS) to FILE.cpu.
+# measure FILE CMD...: runs CMD (output to FILE.out); writes "cpu_s maxrss_mb
+# steal_s" to FILE.cpu: the process's user+sys CPU seconds and peak RSS, and
+# the CPU seconds the hypervisor took from the machine meanwhile (the steal
+# column of /proc/stat, all cores; 0 off Linux or on bare metal).
 measure() {
 	local f=$1; shift
 	python3 - "$f" "$@" <<'PY'
-import resource, subprocess, sys
+import os, resource, subprocess, sys
+def steal():
+    try:
+        with open("/proc/stat") as fh:
+            for line in fh:
+                v = line.split()
+                if v and v[0] == "cpu":
+                    return int(v[8]) if len(v) > 8 else 0
+    except OSError:
+        pass
+    return 0
 f = sys.argv[1]
+s0 = steal()
 with open(f + ".out", "w") as out:
     rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
+stolen = (steal() - s0) / os.sysconf("SC_CLK_TCK")
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(f + ".cpu", "w").write("%.3f %.1f\n" % (r.ru_utime + r.ru_stime, r.ru_maxrss / 1024))
+open(f + ".cpu", "w").write("%.3f %.1f %.2f\n" % (r.ru_utime + r.ru_stime, r.ru_maxrss / 1024, stolen))
 sys.exit(rc)
 PY
+}
+
+# steal_of FILE: the steal seconds measure wrote to FILE.cpu (0 if none).
+steal_of() {
+	local s
+	s=$(cut -d' ' -f3 "$1.cpu" 2>/dev/null || true)
+	echo "${s:-0}"
 }
 
 # sb_args SERVER DB: sysbench connection options.
