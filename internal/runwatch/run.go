@@ -85,7 +85,7 @@ func (w *Run) Hook(ctx context.Context, cfg *runner.Config) {
 		cfg.OnTick = live.Tick
 	}
 	if w.admin != nil && w.spec.Connector.Target().Kind == target.Postgres {
-		w.hookQuietStart(ctx, cfg)
+		w.hookQuietStart(cfg)
 	}
 	next := cfg.OnPhase
 	cfg.OnPhase = func(p string) {
@@ -186,9 +186,11 @@ func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigure
 	if w.quiet != nil {
 		// Nothing in flight or held back at the start, all drained and
 		// flushed (the sessions closed) at the end: what remains are the
-		// admin session's own readings and a statement a terminal
-		// abandoned after the drain grace.
-		cc.From, cc.ToolCommits, cc.Slack = w.quiet, w.runOK, int64(w.spec.Terminals)+8
+		// admin session's own readings, a statement a terminal abandoned
+		// after the drain grace, and the set-up of sessions that replaced
+		// lost ones (each prepared statement is a server transaction).
+		cc.From, cc.ToolCommits = w.quiet, w.runOK
+		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*run.Reconnects
 	}
 	f := monitor.DBFiguresOf(start.r, end, cc)
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
@@ -212,19 +214,24 @@ func commitsComparable(run *results.Run) bool {
 	return false
 }
 
+// reconnectSetup is the commit check's allowance per replaced session: its
+// set-up (the workload's prepared statements, TPC-C's most) commits on the
+// server and not in the tool's count.
+const reconnectSetup = 64
+
 // hookQuietStart has the runner flush every PostgreSQL backend's held-back
 // statistics once the terminals are ready and read the counters then
 // (runner.Config.BeforeStart), and counts every committed transaction of
 // the run (OnTick sees warm-up and window alike): the commit check then
 // compares the whole run, free of the second or more (under contention)
 // that a reading taken while the terminals work lags.
-func (w *Run) hookQuietStart(ctx context.Context, cfg *runner.Config) {
+func (w *Run) hookQuietStart(cfg *runner.Config) {
 	before := cfg.BeforeStart
-	cfg.BeforeStart = func(rctx context.Context, conns []target.Conn) {
+	cfg.BeforeStart = func(ctx context.Context, conns []target.Conn) {
 		if before != nil {
-			before(rctx, conns)
+			before(ctx, conns)
 		}
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		if monitor.FlushPGStats(ctx, w.admin, conns) != nil {
 			return // the window's reading, with its slack, decides
