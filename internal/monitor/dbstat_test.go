@@ -66,6 +66,23 @@ func TestSizeLine(t *testing.T) {
 	}
 }
 
+// commitEach runs n transactions on conn, the i-th one statement stmt(i).
+func commitEach(t *testing.T, conn target.Conn, n int, stmt func(i int) string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := 0; i < n; i++ {
+		if err := conn.Begin(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, stmt(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := conn.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestFlushPGStats commits on one PostgreSQL session and reads the
 // counter from another at once: after FlushPGStats nothing the first
 // session did is missing, without waiting out the backends' one-second
@@ -83,17 +100,7 @@ func TestFlushPGStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 200
-	for i := 0; i < n; i++ {
-		if err := work.Begin(ctx, false); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := work.Exec(ctx, "SELECT 1"); err != nil {
-			t.Fatal(err)
-		}
-		if err := work.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	commitEach(t, work, n, func(int) string { return "SELECT 1" })
 	if err := FlushPGStats(ctx, admin, []target.Conn{work}); err != nil {
 		t.Fatal(err)
 	}
@@ -128,17 +135,9 @@ func TestDBCountersLive(t *testing.T) {
 				t.Fatal(err)
 			}
 			const n = 50
-			for i := 0; i < n; i++ {
-				if err := conn.Begin(ctx, true); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := conn.Exec(ctx, "INSERT INTO watch_t VALUES ("+itoa(i)+", 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')"); err != nil {
-					t.Fatal(err)
-				}
-				if err := conn.Commit(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
+			commitEach(t, conn, n, func(i int) string {
+				return "INSERT INTO watch_t VALUES (" + itoa(i) + ", 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')"
+			})
 			if kind == target.Postgres {
 				time.Sleep(1200 * time.Millisecond) // backends flush statistics at most once a second
 			}
