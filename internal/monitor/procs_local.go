@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"unsafe"
@@ -17,8 +16,15 @@ type ProcGroup struct {
 	// it only grows: each process contributes what it used while watched,
 	// so processes that exit do not make it go backwards (as
 	// process-exporter does for its groups).
-	CPUS     float64
-	RSSBytes uint64 // resident memory of all processes of the group now
+	CPUS float64
+	// RSSBytes is the group's resident memory now, shared pages counted
+	// once: PostgreSQL's backends all map the same shared buffers, and a
+	// plain sum of 2048 backends' RSS reads 88 GiB on a 24 GiB machine.
+	// Local /proc: every process's private resident memory (statm's
+	// resident - shared) plus the largest shared part of one process;
+	// process-exporter: the proportional set size when it gathers smaps,
+	// else its plain resident sum.
+	RSSBytes uint64
 	Procs    int
 }
 
@@ -146,13 +152,14 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		clear(p.other)
 	}
 	groups := map[string]ProcGroup{}
+	sharedMax := map[string]uint64{}
 	seen := make(map[pidKey]uint64, len(p.last))
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || p.other[pid] {
 			continue
 		}
-		b, err := p.readStat(e.Name())
+		b, err := p.readStat(e.Name(), "/stat")
 		if err != nil {
 			continue // exited meanwhile
 		}
@@ -173,39 +180,53 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 			p.cum[name] += float64(st.cpuTicks) / clkTck
 		}
 		g := groups[name]
-		g.RSSBytes += st.rssPages * page
+		private, shared := st.rssPages, uint64(0)
+		if b, err := p.readStat(e.Name(), "/statm"); err == nil {
+			if res, sh, ok := parseStatm(b); ok && sh <= res {
+				private, shared = res-sh, sh
+			}
+		}
+		g.RSSBytes += private * page
+		if shared*page > sharedMax[name] {
+			sharedMax[name] = shared * page
+		}
 		g.Procs++
 		groups[name] = g
 	}
 	p.last = seen
 	for n, g := range groups {
 		g.CPUS = p.cum[n]
+		g.RSSBytes += sharedMax[n]
 		groups[n] = g
 	}
 	return groups, nil
 }
 
-// readStat reads <root>/<pid>/stat into the reused buffer (a stat line is
+// parseStatm returns the resident and shared page counts of
+// /proc/<pid>/statm ("size resident shared text lib data dt", proc(5)).
+func parseStatm(b []byte) (resident, shared uint64, ok bool) {
+	var v [3]uint64
+	i := 0
+	for k := range v {
+		for i < len(b) && isStatSpace(b[i]) {
+			i++
+		}
+		j := i
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			v[k] = v[k]*10 + uint64(b[j]-'0')
+			j++
+		}
+		if j == i {
+			return 0, 0, false
+		}
+		i = j
+	}
+	return v[1], v[2], true
+}
+
+// readStat reads <root>/<pid>/<file> into the reused buffer (a stat line is
 // a few hundred bytes; the buffer grows if one is longer).
-func (p *localProcs) readStat(pid string) ([]byte, error) {
-	p.path = append(append(append(append(p.path[:0], p.root...), '/'), pid...), "/stat"...)
-	f, err := os.Open(string(p.path))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	n := 0
-	for {
-		m, err := f.Read(p.buf[n:])
-		n += m
-		if err == io.EOF || (err == nil && m == 0) {
-			return p.buf[:n], nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == len(p.buf) {
-			p.buf = append(p.buf, make([]byte, len(p.buf))...)
-		}
-	}
+func (p *localProcs) readStat(pid, file string) ([]byte, error) {
+	p.path = append(append(append(append(append(p.path[:0], p.root...), '/'), pid...), file...), 0)
+	return readProcFile(p.path, &p.buf)
 }

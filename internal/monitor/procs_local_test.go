@@ -73,6 +73,49 @@ func TestLocalProcsAccounting(t *testing.T) {
 	}
 }
 
+// TestLocalProcsSharedOnce: a group's RSS counts each process's private
+// pages and the shared pages (PostgreSQL's shared buffers, mapped by every
+// backend) once, from /proc/<pid>/statm; a process without statm counts
+// its whole RSS.
+func TestLocalProcsSharedOnce(t *testing.T) {
+	page := uint64(os.Getpagesize())
+	tests := []struct {
+		name  string
+		statm map[int]string // pid -> statm contents; absent: none
+		want  uint64         // pages
+	}{
+		{"no statm: the plain sum", map[int]string{}, 1000 + 900 + 50},
+		{"shared once", map[int]string{1: "5000 1000 800 1 0 300 0\n", 2: "5000 900 800 1 0 200 0\n", 3: "9 50 10 1 0 40 0\n"},
+			200 + 100 + 40 + 800},
+		{"one without statm", map[int]string{1: "5000 1000 800 1 0 300 0\n", 2: "5000 900 800 1 0 200 0\n"},
+			200 + 100 + 50 + 800},
+		{"garbage statm: the stat RSS", map[int]string{1: "x y z\n", 2: "5000 900 800\n", 3: "9 50 10\n"},
+			1000 + 100 + 40 + 800},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeProc(t, root, 1, "postgres", 1, 1, 1000)
+			writeProc(t, root, 2, "postgres", 1, 2, 900)
+			writeProc(t, root, 3, "postgres", 1, 3, 50)
+			for pid, c := range tc.statm {
+				if err := os.WriteFile(filepath.Join(root, fmt.Sprint(pid), "statm"), []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p := newLocalProcs([]string{"postgres"})
+			p.root = root
+			g, err := p.read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := g["postgres"].RSSBytes / page; got != tc.want || g["postgres"].Procs != 3 {
+				t.Errorf("RSS %d pages of %d procs, want %d of 3", got, g["postgres"].Procs, tc.want)
+			}
+		})
+	}
+}
+
 // TestLocalProcsReadAllocations: a reading allocates a few hundred bytes
 // per watched process (opening the file), not the contents and a split of
 // every line (~1.5 KB before): the monitor reads 2048 PostgreSQL backends

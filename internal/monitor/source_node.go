@@ -88,7 +88,8 @@ func pairs(f families, in, out string) map[string]IOBytes {
 
 // procCounters fills process-group counters from one process-exporter
 // scrape: namedprocess_namegroup_cpu_seconds_total (user and system modes
-// summed), namedprocess_namegroup_memory_bytes{memtype="resident"} and
+// summed), namedprocess_namegroup_memory_bytes{memtype="proportionalResident"}
+// (or "resident" when smaps are not gathered) and
 // namedprocess_namegroup_num_procs, by groupname. ok is false when the page
 // has no process-exporter families.
 func procCounters(f families) (map[string]ProcGroup, bool) {
@@ -105,12 +106,23 @@ func procCounters(f families) (map[string]ProcGroup, bool) {
 	if !ok {
 		return nil, false
 	}
+	// The proportional set size (process-exporter gathers smaps by
+	// default) counts shared pages once; the plain resident sum counts
+	// them in every process.
+	pss := map[string]bool{}
 	f.each("namedprocess_namegroup_memory_bytes", func(m *dto.Metric, v float64) {
-		if label(m, "memtype") != "resident" {
+		n, g := get(m)
+		switch label(m, "memtype") {
+		case "proportionalResident":
+			g.RSSBytes, pss[n] = uint64(v), true
+		case "resident":
+			if pss[n] {
+				return
+			}
+			g.RSSBytes = uint64(v)
+		default:
 			return
 		}
-		n, g := get(m)
-		g.RSSBytes = uint64(v)
 		groups[n] = g
 	})
 	f.each("namedprocess_namegroup_num_procs", func(m *dto.Metric, v float64) {

@@ -107,6 +107,32 @@ func TestSummarizeHost(t *testing.T) {
 	}
 }
 
+// TestProcCountersPSS: process-exporter's proportional set size, when it
+// gathers smaps, is the group's RSS (shared pages once), whichever order
+// the memory types come in; the plain resident sum otherwise.
+func TestProcCountersPSS(t *testing.T) {
+	const cpu = "namedprocess_namegroup_cpu_seconds_total{groupname=\"postgres\",mode=\"user\"} 1\n"
+	res := "namedprocess_namegroup_memory_bytes{groupname=\"postgres\",memtype=\"resident\"} 9e+10\n"
+	pss := "namedprocess_namegroup_memory_bytes{groupname=\"postgres\",memtype=\"proportionalResident\"} 2e+09\n"
+	for _, tc := range []struct {
+		name, page string
+		want       uint64
+	}{
+		{"resident only", cpu + res, 9e10},
+		{"pss after resident", cpu + res + pss, 2e9},
+		{"pss before resident", cpu + pss + res, 2e9},
+	} {
+		fams, err := parseFamilies(strings.NewReader(tc.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, ok := procCounters(fams)
+		if !ok || g["postgres"].RSSBytes != tc.want {
+			t.Errorf("%s: RSS %d, want %d", tc.name, g["postgres"].RSSBytes, tc.want)
+		}
+	}
+}
+
 // TestStealNote: a host whose hypervisor took its cores carries a note
 // from StealNoteAt on, with the stolen seconds; node_exporter's "steal"
 // mode is read as steal.
