@@ -272,9 +272,10 @@ func checkWatched(t *testing.T, r *results.Run, server string) {
 	if db.Kind == "postgres" && db.CommitCheck != "agree" {
 		t.Errorf("commit check: %s", db.CommitNote)
 	}
-	// PostgreSQL 15: read from a quiet start, the whole run agrees to the
-	// admin session's few statements, not to seconds of throughput.
-	if db.Kind == "postgres" && (db.CommitsOver != "run" || db.ServerCommits < db.ToolCommits || db.ServerCommits > db.ToolCommits+10) {
+	// PostgreSQL 15: read from a quiet start, the whole run is compared and
+	// the server never counts fewer (the admin session's readings and
+	// autovacuum's transactions in the run's database only add).
+	if db.Kind == "postgres" && (db.CommitsOver != "run" || db.ServerCommits < db.ToolCommits) {
 		t.Errorf("commit check over %q: %s", db.CommitsOver, db.CommitNote)
 	}
 }

@@ -107,6 +107,38 @@ func TestSummarizeHost(t *testing.T) {
 	}
 }
 
+// TestSummarizeHostEdges: intervals that straddle the window's edges
+// (long scrape intervals) are left out while others lie inside it, so the
+// idle time before and after a run does not dilute the window's figures;
+// a window shorter than every interval still gets one by its midpoint.
+func TestSummarizeHostEdges(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	// Both cores busy from 1 s to 11 s, idle otherwise; readings every 2 s.
+	busyAt := func(sec float64) float64 { return 2 * max(0, min(sec, 11)-1) }
+	var rs []reading
+	for sec := 0.0; sec <= 12; sec += 2 {
+		at := t0.Add(time.Duration(sec * float64(time.Second)))
+		c := Counters{At: at, CPU: CPUTimes{Busy: busyAt(sec), Idle: 2*sec - busyAt(sec), Cores: 2}}
+		rs = append(rs, reading{at: at, counters: &c})
+	}
+	spec := HostSpec{Name: "db"}
+	tests := []struct {
+		name     string
+		from, to float64
+		wantCPU  float64
+		samples  int
+	}{
+		{"edges straddled: inside intervals only", 1, 11, 100, 4},
+		{"window inside one interval: by midpoint", 4.5, 5.5, 100, 1},
+	}
+	for _, tc := range tests {
+		h, _ := summarizeHost(spec, rs, t0.Add(time.Duration(tc.from*float64(time.Second))), t0.Add(time.Duration(tc.to*float64(time.Second))))
+		if h.CPUPct != tc.wantCPU || h.Samples != tc.samples {
+			t.Errorf("%s: CPU %.1f %% over %d samples, want %.1f over %d", tc.name, h.CPUPct, h.Samples, tc.wantCPU, tc.samples)
+		}
+	}
+}
+
 // TestProcCountersPSS: process-exporter's proportional set size, when it
 // gathers smaps, is the group's RSS (shared pages once), whichever order
 // the memory types come in; the plain resident sum otherwise.
