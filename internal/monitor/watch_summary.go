@@ -40,18 +40,18 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 	return out, notes
 }
 
-// StealNoteAt is the mean steal (percent of the host's CPU time) from
+// stealNoteAt is the mean steal (percent of the host's CPU time) from
 // which a run carries a note: 0.25 % is 50 ms of one core's time per 10 s
 // of a 2-core machine, about what a single stall visible in the maximum
 // latency takes (docs/benchmarks.md, 2026-11-26).
-const StealNoteAt = 0.25
+const stealNoteAt = 0.25
 
 // stealNote says when the hypervisor took a watched host's cores for long
 // enough to show in the latencies: a virtual core it takes stops whatever
 // ran on it (a terminal, a server process, a lock holder) for the length
 // of the steal, and the scheduler cannot move the task that was running.
 func stealNote(h results.WatchedHost, window time.Duration) string {
-	if h.StealPct < StealNoteAt {
+	if h.StealPct < stealNoteAt {
 		return ""
 	}
 	stolen := h.StealPct / 100 * float64(max(h.Cores, 1)) * window.Seconds()

@@ -166,7 +166,7 @@ func TestProcCountersPSS(t *testing.T) {
 }
 
 // TestStealNote: a host whose hypervisor took its cores carries a note
-// from StealNoteAt on, with the stolen seconds; node_exporter's "steal"
+// from stealNoteAt on, with the stolen seconds; node_exporter's "steal"
 // mode is read as steal.
 func TestStealNote(t *testing.T) {
 	t0 := time.Unix(1000, 0)

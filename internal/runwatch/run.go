@@ -170,34 +170,40 @@ func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigure
 	if err != nil {
 		return &results.DBFigures{Kind: string(kind), Error: err.Error()}
 	}
-	var committed int64
-	for _, o := range run.Ops {
-		committed += o.Count - o.Rollbacks
-	}
-	// Transactions in flight at each edge fall on either side: one per
-	// terminal. PostgreSQL's backends flush their statistics at most once a
-	// second, so the window-start reading misses up to about a second of
-	// warm-up commits that count later: allow two seconds of throughput.
-	slack := int64(w.spec.Terminals) + 2
-	if kind == target.Postgres {
-		slack += int64(2 * run.Summary.TPS)
-	}
-	cc := monitor.CommitCheck{ToolCommits: committed, Comparable: commitsComparable(run), Slack: slack}
-	if w.quiet != nil {
-		// Nothing in flight or held back at the start, all drained and
-		// flushed (the sessions closed) at the end: what remains are the
-		// admin session's own readings, a statement a terminal abandoned
-		// after the drain grace, and the set-up of sessions that replaced
-		// lost ones (each prepared statement is a server transaction).
-		cc.From, cc.ToolCommits = w.quiet, w.runOK
-		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*run.Reconnects
-	}
-	f := monitor.DBFiguresOf(start.r, end, cc)
+	f := monitor.DBFiguresOf(start.r, end, w.commitCheck(run))
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
 		size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
 		f.Size = size
 	}
 	return f
+}
+
+// commitCheck is how the run's commits are compared with the server's.
+// From the quiet reading (hookQuietStart) the whole run is compared:
+// nothing was in flight or held back at its start, all was drained and
+// flushed (the sessions closed) at its end, so what remains are the admin
+// session's own readings, a statement a terminal abandoned after the drain
+// grace, and the set-up of sessions that replaced lost ones (each prepared
+// statement is a server transaction). Otherwise the window is compared:
+// transactions in flight at each edge fall on either side, one per
+// terminal, and on PostgreSQL the window-start reading misses what the
+// backends had not flushed yet (a second or more): two seconds of
+// throughput more.
+func (w *Run) commitCheck(run *results.Run) monitor.CommitCheck {
+	cc := monitor.CommitCheck{Comparable: commitsComparable(run)}
+	if w.quiet != nil {
+		cc.From, cc.ToolCommits = w.quiet, w.runOK
+		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*run.Reconnects
+		return cc
+	}
+	for _, o := range run.Ops {
+		cc.ToolCommits += o.Count - o.Rollbacks
+	}
+	cc.Slack = int64(w.spec.Terminals) + 2
+	if w.spec.Connector.Target().Kind == target.Postgres {
+		cc.Slack += int64(2 * run.Summary.TPS)
+	}
+	return cc
 }
 
 // commitsComparable tells whether each of the workload's transactions is
