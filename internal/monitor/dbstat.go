@@ -86,8 +86,10 @@ type CommitCheck struct {
 	// ToolCommits is what the tool counted as committed in the window.
 	ToolCommits int64
 	// Comparable is false when the workload's transactions are not one
-	// server commit each (autocommit statements, read-only sysbench events).
+	// server commit each (autocommit statements, read-only sysbench events);
+	// Why then says so instead of the default reason (a sharding proxy).
 	Comparable bool
+	Why        string
 	// Slack is the difference that still agrees: transactions in flight at
 	// the window's edges (about one per terminal) fall on either side.
 	Slack int64
@@ -129,7 +131,11 @@ func DBFiguresOf(a, b DBReading, cc CommitCheck) *results.DBFigures {
 	switch {
 	case !cc.Comparable:
 		f.CommitCheck = "n/a"
-		f.CommitNote = fmt.Sprintf("server %s +%d, tool %d transactions: the workload's transactions are not one server commit each", commitKey, f.ServerCommits, cc.ToolCommits)
+		why := cc.Why
+		if why == "" {
+			why = "the workload's transactions are not one server commit each"
+		}
+		f.CommitNote = fmt.Sprintf("server %s +%d, tool %d transactions: %s", commitKey, f.ServerCommits, cc.ToolCommits, why)
 	case diff <= limit:
 		f.CommitCheck = "agree"
 		f.CommitNote = fmt.Sprintf("server %s +%d, tool committed %d over %s (within %d)", commitKey, f.ServerCommits, cc.ToolCommits, span, int64(limit))

@@ -190,7 +190,8 @@ func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigure
 // backends had not flushed yet (a second or more): two seconds of
 // throughput more.
 func (w *Run) commitCheck(run *results.Run) monitor.CommitCheck {
-	cc := monitor.CommitCheck{Comparable: commitsComparable(run)}
+	var cc monitor.CommitCheck
+	cc.Comparable, cc.Why = commitsComparable(run)
 	if w.quiet != nil {
 		cc.From, cc.ToolCommits = w.quiet, w.runOK
 		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*run.Reconnects
@@ -208,16 +209,22 @@ func (w *Run) commitCheck(run *results.Run) monitor.CommitCheck {
 
 // commitsComparable tells whether each of the workload's transactions is
 // one server commit: TPC-C and sysbench in transactions (not
-// oltp_point_select, not --skip-trx); YCSB runs in autocommit.
-func commitsComparable(run *results.Run) bool {
+// oltp_point_select, not --skip-trx); YCSB runs in autocommit. Through a
+// sharding proxy (target.ProxyName) none is: a transaction commits on
+// every backend it touched, and the counters read through the proxy are
+// its own or one backend's; why says so ("" for the workload's reason).
+func commitsComparable(run *results.Run) (ok bool, why string) {
 	switch {
 	case run.Workload == "tpcc":
-		return true
+		ok = true
 	case strings.HasPrefix(run.Workload, "sysbench/"):
 		skip, _ := run.Config["skip_trx"].(bool)
-		return !skip && run.Workload != "sysbench/oltp_point_select"
+		ok = !skip && run.Workload != "sysbench/oltp_point_select"
 	}
-	return false
+	if px := target.ProxyName(run.ServerVersion); ok && px != "" {
+		return false, "through " + px + " a transaction commits on every backend it touched, and the counters read through it are not the tool's transactions"
+	}
+	return ok, ""
 }
 
 // reconnectSetup is the commit check's allowance per replaced session: its

@@ -1,0 +1,36 @@
+package runwatch
+
+import (
+	"strings"
+	"testing"
+
+	"benchpress/internal/results"
+)
+
+// TestCommitsComparable: transactional workloads compare one commit per
+// transaction, autocommit ones do not, and nothing does through a sharding
+// proxy, which says why.
+func TestCommitsComparable(t *testing.T) {
+	const ss = "5.7.22-ShardingSphere-Proxy 5.1.0"
+	tests := []struct {
+		workload, version string
+		skipTrx           bool
+		want              bool
+		why               string
+	}{
+		{"tpcc", "10.11.19-MariaDB-0+deb12u1", false, true, ""},
+		{"sysbench/oltp_read_write", "15.18", false, true, ""},
+		{"sysbench/oltp_read_write", "15.18", true, false, ""},
+		{"sysbench/oltp_point_select", "15.18", false, false, ""},
+		{"ycsb/a", "15.18", false, false, ""},
+		{"tpcc", ss, false, false, "through ShardingSphere-Proxy"},
+		{"ycsb/a", ss, false, false, ""},
+	}
+	for _, tc := range tests {
+		run := &results.Run{Workload: tc.workload, ServerVersion: tc.version, Config: map[string]any{"skip_trx": tc.skipTrx}}
+		ok, why := commitsComparable(run)
+		if ok != tc.want || !strings.HasPrefix(why, tc.why) || (tc.why == "") != (why == "") {
+			t.Errorf("%s on %q (skip_trx %v): %v %q, want %v %q...", tc.workload, tc.version, tc.skipTrx, ok, why, tc.want, tc.why)
+		}
+	}
+}
