@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"benchpress/internal/parallel"
 	"benchpress/internal/results"
 	"benchpress/internal/target"
 )
@@ -212,21 +213,12 @@ func FlushPGStats(ctx context.Context, admin target.Conn, conns []target.Conn) e
 	if _, err := admin.Exec(ctx, q); err != nil {
 		return fmt.Errorf("flush statistics: %w", err)
 	}
-	errs := make(chan error, len(conns))
-	sem := make(chan struct{}, 64)
-	for _, c := range conns {
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem }()
-			_, err := c.Exec(ctx, q)
-			errs <- err
-		}()
+	errs := parallel.Each(len(conns), 64, func(i int) error {
+		_, err := conns[i].Exec(ctx, q)
+		return err
+	})
+	if at, _ := parallel.First(errs); at >= 0 {
+		return fmt.Errorf("flush statistics: %w", errs[at])
 	}
-	var first error
-	for range conns {
-		if err := <-errs; err != nil && first == nil {
-			first = fmt.Errorf("flush statistics: %w", err)
-		}
-	}
-	return first
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"benchpress/internal/metrics"
+	"benchpress/internal/parallel"
 	"benchpress/internal/results"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
@@ -318,29 +319,11 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 		par = 64
 	}
 	conns := make([]target.Conn, cfg.Terminals)
-	errs := make([]error, cfg.Terminals)
-	sem := make(chan struct{}, par)
-	var wg sync.WaitGroup
-	for i := range conns {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			conns[i], errs[i] = d.Connect(ctx)
-		}(i)
-	}
-	wg.Wait()
-	failed := 0
-	var first error
-	for _, e := range errs {
-		if e != nil {
-			if first == nil {
-				first = e
-			}
-			failed++
-		}
-	}
+	errs := parallel.Each(len(conns), par, func(i int) (err error) {
+		conns[i], err = d.Connect(ctx)
+		return err
+	})
+	at, failed := parallel.First(errs)
 	if failed > 0 {
 		for _, c := range conns {
 			if c != nil {
@@ -351,9 +334,9 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 			return nil, ctx.Err()
 		}
 		if failed == len(conns) && len(conns) == 1 {
-			return nil, first
+			return nil, errs[at]
 		}
-		return nil, &StartError{Failed: failed, Total: len(conns), First: first}
+		return nil, &StartError{Failed: failed, Total: len(conns), First: errs[at]}
 	}
 	return conns, nil
 }
@@ -374,23 +357,11 @@ func newTerminals(ctx context.Context, cfg Config, wl workload.Workload, conns [
 		par = 1
 	}
 	terms := make([]workload.Terminal, len(conns))
-	errs := make([]error, len(conns))
-	sem := make(chan struct{}, par)
-	var wg sync.WaitGroup
-	for i, c := range conns {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			terms[i], errs[i] = wl.NewTerminal(ctx, i, len(conns), c)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err == nil {
-			continue
-		}
+	errs := parallel.Each(len(conns), par, func(i int) (err error) {
+		terms[i], err = wl.NewTerminal(ctx, i, len(conns), conns[i])
+		return err
+	})
+	if i, _ := parallel.First(errs); i >= 0 {
 		for _, t := range terms {
 			if t != nil {
 				t.Close()
@@ -399,7 +370,7 @@ func newTerminals(ctx context.Context, cfg Config, wl workload.Workload, conns [
 		for _, c := range conns {
 			c.Close()
 		}
-		return nil, fmt.Errorf("terminal %d: %w", i+1, err)
+		return nil, fmt.Errorf("terminal %d: %w", i+1, errs[i])
 	}
 	return terms, nil
 }
