@@ -25,7 +25,7 @@ const (
 	ExitCheckFailed = 8   // a consistency or response-time check failed
 	ExitTooMany     = 9   // a server limit is too low for the run: connections, prepared statements
 	ExitRunFailed   = 10  // verdict "failed": success below --min-success, nothing succeeded, stopped by a permission or server-limit error
-	ExitDegraded    = 11  // verdict "degraded": outage, failed reconnects, rate not achieved, interrupted step in a sweep
+	ExitDegraded    = 11  // verdict "degraded": outage, stalled terminals, failed reconnects, rate not achieved, interrupted step in a sweep
 	ExitBarrier     = 12  // a partition never arrived at the start barrier (--partition, --processes)
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; what was measured was still written
 )

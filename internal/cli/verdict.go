@@ -43,6 +43,7 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 		}
 		run.Rate = rf
 	}
+	run.Terminals = results.TerminalsOf(res.PerTerminal, cfg.Rate == 0 && !cfg.Wait)
 	outage := 2 * cfg.ReportInterval.Seconds()
 	if outage < 2 {
 		outage = 2

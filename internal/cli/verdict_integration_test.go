@@ -431,3 +431,44 @@ func TestTPCCLoweredStmtLimitAndReadOnlyUser(t *testing.T) {
 		t.Fatalf("verdict %q samples %+v\n%s", r.Verdict, r.ErrorSamples, out)
 	}
 }
+
+// TestStalledTerminalsMakeRunDegraded: warehouse 1's row held by another
+// session for the whole window stops its home terminals at their first
+// Payment while the others go on; the run is degraded, names the stalled
+// terminals and exits 11, instead of passing off six terminals' throughput
+// as eight's.
+func TestStalledTerminalsMakeRunDegraded(t *testing.T) {
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_sock")
+			url := urlOf(tg)
+			ensureTPCC(t, tg, url, 2)
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			ctx := context.Background()
+			if err := admin.Begin(ctx, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := admin.Exec(ctx, "UPDATE warehouse SET w_ytd = w_ytd WHERE w_id = 1"); err != nil {
+				t.Fatal(err)
+			}
+			// Released well after the window (4 s after a start of ~0.3 s;
+			// slack for a slow machine): the stalled Payments then finish
+			// in the drain.
+			release := time.AfterFunc(10*time.Second, func() { _ = admin.Rollback(context.Background()) })
+			defer release.Stop()
+			js := filepath.Join(t.TempDir(), "r.json")
+			out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "4",
+				"--warmup", "1s", "--duration", "3s", "--report-interval", "0", "--no-watch", "--json", js)
+			r := readResult(t, js)
+			tm := r.Terminals
+			reasons := strings.Join(r.VerdictReasons, "\n")
+			if code != ExitDegraded || tm == nil || tm.Count != 4 || tm.Stalled != 2 || !tm.StallJudged ||
+				!strings.Contains(reasons, "stalled terminals: 2 of 4 completed no transaction") {
+				t.Fatalf("exit %d terminals %+v verdict %q %s\n%s%s", code, tm, r.Verdict, reasons, out, errs)
+			}
+			if !strings.Contains(out, "2 of 4 terminals completed no transaction in the window") {
+				t.Errorf("summary does not name the stalled terminals:\n%s", out)
+			}
+		})
+	}
+}

@@ -87,6 +87,7 @@ func Summary(w io.Writer, r *results.Run) {
 		fmt.Fprintln(w)
 		Checks(w, r.Checks)
 	}
+	TerminalsLine(w, r)
 	writeDriver(w, r.Driver, true)
 }
 

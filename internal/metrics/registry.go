@@ -26,6 +26,10 @@ type Registry struct {
 	// Owned by the ticker goroutine (Tick / Cumulative callers).
 	cum *Snapshot
 	iv  *Snapshot // reused interval snapshot
+	// done counts each recorder's measured attempts (successes, spec
+	// rollbacks and failures; not retries): the window's transactions
+	// per terminal.
+	done []int64
 }
 
 // NewRegistry creates a registry for the named operation types and extra
@@ -40,6 +44,7 @@ func NewRegistry(ops, extras []string, workers int) *Registry {
 	r := &Registry{
 		ops: ops, extras: extras,
 		recs: make([]*Recorder, n),
+		done: make([]int64, n),
 		cum:  NewSnapshot(len(ops), len(extras)),
 		iv:   NewSnapshot(len(ops), len(extras)),
 	}
@@ -78,21 +83,25 @@ func (r *Registry) Cumulative() *Snapshot { return r.cum }
 func (r *Registry) Tick() *Snapshot {
 	iv := r.iv
 	iv.Reset()
-	for _, rec := range r.recs {
+	for i, rec := range r.recs {
 		b := rec.swap()
-		r.fold(iv, b)
+		r.done[i] += r.fold(iv, b)
 		b.reset()
 		rec.spare = b
 	}
 	return iv
 }
 
-// fold adds b's samples to iv, and the measured ones to the cumulative result.
-func (r *Registry) fold(iv *Snapshot, b *buffer) {
+// fold adds b's samples to iv, and the measured ones to the cumulative
+// result; it returns how many measured attempts (not retries) b held.
+func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts int64) {
 	for _, s := range b.samples {
 		add(iv, s)
 		if s.measured() {
 			add(r.cum, s)
+			if s.kind() != kindRetry {
+				attempts++
+			}
 		}
 	}
 	for i, v := range b.extra[0] {
@@ -102,7 +111,14 @@ func (r *Registry) fold(iv *Snapshot, b *buffer) {
 		iv.Extra[i] += v
 		r.cum.Extra[i] += v
 	}
+	return attempts
 }
+
+// PerRecorder returns a copy of each recorder's measured attempts so far
+// (successes, spec rollbacks and failures; one recorder per worker as
+// created): how the window's transactions spread over the terminals. Call
+// it from the goroutine that calls Tick.
+func (r *Registry) PerRecorder() []int64 { return append([]int64(nil), r.done...) }
 
 // add counts one sample in d.
 func add(d *Snapshot, s sample) {

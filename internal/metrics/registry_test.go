@@ -103,3 +103,31 @@ func TestLatencyClamped(t *testing.T) {
 		t.Fatalf("min %d max %d", h.Min(), h.Max())
 	}
 }
+
+// TestPerRecorder: each recorder's measured attempts (OK, rollbacks and
+// failures; not retries, not warm-up) are counted across ticks, and the
+// copy returned is the caller's.
+func TestPerRecorder(t *testing.T) {
+	r := NewRegistry([]string{"a"}, nil, 3)
+	r.Recorder(0).RecordIn(Warmup, 0, time.Millisecond, OK, errclass.None, nil)
+	r.Tick()
+	r.SetPhase(Measure)
+	r.Recorder(0).Record(0, time.Millisecond, OK, errclass.None, nil)
+	r.Recorder(0).Record(0, time.Millisecond, Rollback, errclass.None, nil)
+	r.Recorder(2).Record(0, time.Millisecond, Failed, errclass.Deadlock, nil)
+	r.Recorder(2).AddRetry(0)
+	r.Tick()
+	r.Recorder(2).Record(0, time.Millisecond, OK, errclass.None, nil)
+	r.Tick()
+	got := r.PerRecorder()
+	want := []int64{2, 0, 2}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("per recorder %v, want %v", got, want)
+		}
+	}
+	got[0] = 99
+	if r.PerRecorder()[0] != 2 {
+		t.Fatal("PerRecorder returned the registry's own slice")
+	}
+}

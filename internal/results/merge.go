@@ -106,6 +106,7 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 	out.Merged = m
 	out.Series = mergeSeries(sorted)
 	out.Driver = mergeDriver(sorted, out.Summary.Transactions)
+	out.Terminals = mergeTerminals(sorted)
 	out.Checks = mergeChecks(out.Checks, sorted)
 	out.Extra = mergeExtra(out.Extra, sorted)
 	for _, p := range sorted {

@@ -54,6 +54,9 @@ type Run struct {
 	// "pgx" on PostgreSQL, "modernc.org/sqlite" on SQLite.
 	Clients    map[string]int64 `json:"clients,omitempty"`
 	Reconnects int64            `json:"reconnects"`
+	// Terminals is how the window's work spread over the terminals, and
+	// which completed nothing (terminals.go).
+	Terminals *Terminals `json:"terminals,omitempty"`
 	// ConnectS is the start-up time: opening every session and preparing
 	// every terminal's statements, before warm-up begins.
 	ConnectS float64    `json:"connect_s"`

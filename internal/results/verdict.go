@@ -82,7 +82,8 @@ func Outages(r *Run, minS float64) []Outage {
 
 // Judge sets r.Verdict and r.VerdictReasons: "failed" when the run was
 // stopped by a fatal error, nothing succeeded, or the success rate is below
-// c.MinSuccessPct; "degraded" when it was interrupted, had an outage, a
+// c.MinSuccessPct; "degraded" when it was interrupted, had an outage,
+// closed-loop terminals completed nothing in the window (Terminals), a
 // check failed, or an open-loop run missed 95 % of its target rate; else
 // "ok". Every reason is one line a user can act on.
 func Judge(r *Run, c Criteria) {
@@ -106,6 +107,9 @@ func Judge(r *Run, c Criteria) {
 	}
 	for _, o := range Outages(r, c.OutageS) {
 		degraded = append(degraded, fmt.Sprintf("outage: no operation completed for %.0f s (t = %.0f..%.0f s)", o.ToS-o.FromS, o.FromS, o.ToS))
+	}
+	if reason := r.Terminals.StalledReason(s.DurationS); reason != "" {
+		degraded = append(degraded, reason)
 	}
 	if r.ReconnectFailures > 0 {
 		degraded = append(degraded, fmt.Sprintf("%d failed reconnect attempt(s) after lost connections", r.ReconnectFailures))

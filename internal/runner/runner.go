@@ -51,6 +51,10 @@ type Result struct {
 	// ConnectTime is how long the start took: opening every session and
 	// preparing every terminal's statements, until Started.
 	ConnectTime time.Duration
+	// PerTerminal is each terminal's attempts counted in the measurement
+	// window (successes, spec rollbacks, failures; not retries), by
+	// terminal number.
+	PerTerminal []int64
 }
 
 // MeasuredSeconds is the length of the measurement window actually run.
@@ -284,6 +288,7 @@ loop:
 	}
 	res.Reconnects = reconnects.Load()
 	res.Cumulative = reg.Cumulative()
+	res.PerTerminal = reg.PerRecorder()
 	if res.MeasureTo.IsZero() {
 		res.MeasureTo = res.MeasureFrom
 	}

@@ -265,3 +265,48 @@ func TestLoopDoesNotAllocatePerOp(t *testing.T) {
 	}
 	t.Logf("%d operations, %d allocations", ops, after.Mallocs-before.Mallocs)
 }
+
+// stallWL: terminal 0's first transaction outlasts the window (a lock
+// wait); the others commit every 5 ms.
+type stallWL struct{ fakeWL }
+
+func (w *stallWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
+	return &stallTerm{fakeTerm: fakeTerm{wl: &w.fakeWL}, stall: id == 0}, nil
+}
+
+type stallTerm struct {
+	fakeTerm
+	stall bool
+}
+
+func (t *stallTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	if t.stall {
+		t.stall = false
+		time.Sleep(1500 * time.Millisecond)
+		return metrics.OK, nil
+	}
+	return t.fakeTerm.Exec(ctx, op)
+}
+
+// TestPerTerminal: the result counts each terminal's measured attempts, so
+// a terminal stuck for the whole window shows as zero.
+func TestPerTerminal(t *testing.T) {
+	wl := &stallWL{fakeWL{service: 5 * time.Millisecond}}
+	res, err := Run(context.Background(), Config{Terminals: 4, Warmup: 100 * time.Millisecond, Duration: time.Second}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PerTerminal) != 4 || res.PerTerminal[0] != 0 {
+		t.Fatalf("per terminal %v: want 4 terminals, the first with none", res.PerTerminal)
+	}
+	var sum int64
+	for _, n := range res.PerTerminal[1:] {
+		if n < 50 {
+			t.Errorf("per terminal %v: a working terminal with fewer than 50", res.PerTerminal)
+		}
+		sum += n
+	}
+	if c := res.Cumulative.Counts[0]; sum != c.OK {
+		t.Errorf("per-terminal sum %d, window OK %d", sum, c.OK)
+	}
+}

@@ -122,6 +122,12 @@ func printReport(w io.Writer, run *results.Run, pcts []float64) {
 		}
 		lat("sum:", ms(h.Mean()*float64(h.TotalCount())))
 	}
+	if t := run.Terminals; t != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Threads fairness:")
+		kv(4, "events (avg/stddev):", fmt.Sprintf("%.4f/%.2f", t.Mean, t.Stddev))
+		console.StalledLine(w, run)
+	}
 	console.DriverLine(w, run)
 }
 

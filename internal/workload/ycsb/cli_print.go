@@ -127,5 +127,6 @@ func printReport(w io.Writer, run *results.Run) {
 	if run.Summary.Errors > 0 {
 		fmt.Fprintf(w, "errors: %d%s\n", run.Summary.Errors, console.ErrClasses(run.ErrorsByClass))
 	}
+	console.TerminalsLine(w, run)
 	console.DriverLine(w, run)
 }

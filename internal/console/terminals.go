@@ -1,0 +1,54 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"benchpress/internal/results"
+)
+
+// TerminalsLine writes how the window's work spread over the terminals
+// (sysbench's "threads fairness") and which completed nothing; nothing
+// for a single terminal.
+func TerminalsLine(w io.Writer, r *results.Run) {
+	t := r.Terminals
+	if t == nil || t.Count < 2 {
+		return
+	}
+	noun := unitNoun(r)
+	fmt.Fprintf(w, "\nper %s: %s transactions on average, stddev %.1f %%, least %s (%s %d), most %s (%s %d)\n",
+		noun, F1(t.Mean), t.StddevPct, FI(t.Min), noun, t.MinTerminal, FI(t.Max), noun, t.MaxTerminal)
+	StalledLine(w, r)
+}
+
+// StalledLine writes which terminals completed no transaction in the
+// window, and whether the verdict counts it; nothing when none.
+func StalledLine(w io.Writer, r *results.Run) {
+	t := r.Terminals
+	if t == nil || t.Stalled == 0 {
+		return
+	}
+	noun := unitNoun(r)
+	list := make([]string, len(t.StalledTerminals))
+	for i, s := range t.StalledTerminals {
+		list[i] = fmt.Sprint(s)
+	}
+	if t.Stalled > len(list) {
+		list = append(list, "...")
+	}
+	judged := "STALLED"
+	if !t.StallJudged {
+		judged = "(not judged: think times, a target rate or too few transactions per " + noun + ")"
+	}
+	fmt.Fprintf(w, "%d of %d %ss completed no transaction in the window: %s %s\n", t.Stalled, t.Count, noun, strings.Join(list, ", "), judged)
+}
+
+// unitNoun is what the run calls its concurrent sessions: "thread" for the
+// sysbench tests (their --threads), else "terminal".
+func unitNoun(r *results.Run) string {
+	if _, ok := r.Config["threads"]; ok {
+		return "thread"
+	}
+	return "terminal"
+}
