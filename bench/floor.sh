@@ -5,7 +5,9 @@
 #
 # cfloor (bench/floor/cfloor.c) and gofloor (bench/floor/gofloor) send the
 # same bytes per round trip (Bind/Execute/Sync on four prepared statements,
-# sysbench's oltp_point_select: a uniform table and id) with a blocking
+# sysbench's oltp_point_select: a uniform table, the id from sysbench's
+# default "special" distribution as sysbench and benchpress draw it; until
+# 2026-11-26 the floor clients drew ids uniformly) with a blocking
 # write and read on plain TCP, nothing else: no histogram, no runner, no
 # allocation. cfloor is C on pthreads; gofloor is Go with raw system calls
 # on blocking sockets (as benchpress's sockio), GOMAXPROCS terminals+4 by

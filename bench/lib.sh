@@ -52,6 +52,19 @@ steal_of() {
 	echo "${s:-0}"
 }
 
+# spread_of FILE TOOL: how unevenly the run served its threads, stddev / mean
+# of the events per thread in % (sysbench's "threads fairness" line in
+# FILE.out; benchpress's terminals.stddev_pct in FILE.json); nan if none.
+spread_of() {
+	local v
+	if [ "$2" = benchpress ]; then
+		v=$(jq -r '.terminals.stddev_pct // empty' "$1.json" 2>/dev/null || true)
+	else
+		v=$(awk -F'[:/]' '/events \(avg\/stddev\)/ { gsub(/ /, ""); if ($3 > 0) printf "%.1f", 100 * $4 / $3 }' "$1.out" 2>/dev/null || true)
+	fi
+	echo "${v:-nan}"
+}
+
 # sb_args SERVER DB: sysbench connection options.
 sb_args() {
 	case $1 in

@@ -28,7 +28,10 @@
 # VACUUM + CHECKPOINT, MariaDB waits for InnoDB's purge), so each run starts
 # from the same server state; SETTLE=0 turns that off.
 # The client CPU per query (benchpress/sysbench) is printed as the yardstick
-# bench/driver.sh uses. The header records the machine (lscpu model name,
+# bench/driver.sh uses, and each tool's median spread of the events per
+# thread (stddev/mean, %: sysbench's "threads fairness" line, benchpress's
+# terminals.stddev_pct; results.tsv spread_pct): how evenly the threads were
+# served. The header records the machine (lscpu model name,
 # cores) and the server versions: quote them next to any figure.
 #
 # Usage: bench/sysbench-vs.sh [--quick]
@@ -82,7 +85,7 @@ need_sysbench
 build_benchpress "$BIN"
 
 RESULTS=$OUT/results.tsv SUMMARY=$OUT/summary.txt
-printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\tsteal_s\n' >"$RESULTS"
+printf 'server\ttest\tthreads\tround\ttool\ttps\tp50_ms\tp99_ms\tcpu_s\tqueries\tsteal_s\tspread_pct\n' >"$RESULTS"
 printf 'server\ttest\tthreads\tround\ttool\tsteal_s\n' >"$OUT/reruns.tsv"
 {
 	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -143,7 +146,7 @@ for srv in $SERVERS; do
 					done
 					line=sb_line
 					[ "$tool" = benchpress ] && line=bp_line
-					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$srv" "$test" "$th" "$round" "$tool" "$($line "$f-$tool")" "$st" >>"$RESULTS"
+					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$srv" "$test" "$th" "$round" "$tool" "$($line "$f-$tool")" "$st" "$(spread_of "$f-$tool" "$tool")" >>"$RESULTS"
 				done
 			done
 		done

@@ -96,9 +96,9 @@ def main(path):
             runs[key][row["tool"]].append(row)
             rounds[key + (row["round"],)][row["tool"]] = row
 
-    hdr = "%-9s %-18s %4s | %10s %10s %6s | %7s %7s %6s | %7s %7s %6s %6s | %6s | %-11s %s"
+    hdr = "%-9s %-18s %4s | %10s %10s %6s | %7s %7s %6s | %7s %7s %6s %6s | %6s | %-11s | %-11s %s"
     print(hdr % ("server", "test", "thr", "sb TPS", "bp TPS", "ratio", "sb p50", "bp p50", "ratio",
-                 "sb p99", "bp p99", "ratio", "sb±", "cpu/q", "TPS spread", "verdict"))
+                 "sb p99", "bp p99", "ratio", "sb±", "cpu/q", "fair sb/bp", "TPS spread", "verdict"))
     misses = real = 0
     for key in order:
         second = "control" if "control" in runs[key] else "benchpress"
@@ -109,6 +109,7 @@ def main(path):
             m[tool + "p50"] = med([f(r["p50_ms"]) for r in rows])
             m[tool + "p99"] = med([f(r["p99_ms"]) for r in rows])
             m[tool + "cpuq"] = med([ratio(f(r["cpu_s"]), f(r["queries"])) for r in rows])
+            m[tool + "fair"] = med([f(r.get("spread_pct")) for r in rows])
         rt, r50, r99 = ratio(m["bptps"], m["sbtps"]), ratio(m["bpp50"], m["sbp50"]), ratio(m["bpp99"], m["sbp99"])
         per_round = [ratio(f(v[second]["tps"]), f(v["sysbench"]["tps"]))
                      for k, v in rounds.items() if k[:3] == key and second in v and "sysbench" in v]
@@ -122,10 +123,11 @@ def main(path):
         print(hdr % (key[0], key[1], key[2], "%.0f" % m["sbtps"], "%.0f" % m["bptps"], "%.2f" % rt,
                      "%.3f" % m["sbp50"], "%.3f" % m["bpp50"], "%.2f" % r50,
                      "%.3f" % m["sbp99"], "%.3f" % m["bpp99"], "%.2f" % r99, self99,
-                     "%.2f" % ratio(m["bpcpuq"], m["sbcpuq"]), spread, text))
+                     "%.2f" % ratio(m["bpcpuq"], m["sbcpuq"]), "%.1f/%.1f" % (m["sbfair"], m["bpfair"]), spread, text))
     print("%d of %d steps PASS (TPS ratio >= %.2f and p99 ratio <= %.1f); of the %d misses %d beyond the rounds' "
           "noise (MISS: one-sided permutation test p <= %.2f; miss?: not); cpu/q = client CPU per query, "
-          "benchpress/sysbench; TPS spread = min-max of the per-round ratios; "
+          "benchpress/sysbench; fair = stddev/mean of the events per thread in %%, medians (sysbench's "
+          "threads fairness); TPS spread = min-max of the per-round ratios; "
           "sb± = sysbench's own max/min p99 over its rounds"
           % (len(order) - misses, len(order), TPS_MIN, P99_MAX, misses, real, ALPHA))
 

@@ -1,6 +1,7 @@
 /* bench/floor/cfloor.c — the C twin of gofloor: N threads, each on its own
  * PostgreSQL session, run sysbench's point select (SELECT c FROM sbtestT
- * WHERE id=$1, T and id uniform) as Bind/Execute/Sync on four prepared
+ * WHERE id=$1, T uniform, id from sysbench's default "special"
+ * distribution, as sysbench and benchpress draw it) as Bind/Execute/Sync on four prepared
  * statements, with a blocking read() and write() per round trip, and record
  * every latency. libpq only connects and prepares; the loop speaks the
  * protocol itself, byte for byte what gofloor sends.
@@ -26,6 +27,30 @@ static long now(void) {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* xorshift64: each thread's own generator. */
+static uint64_t xs(uint64_t *s) {
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static double u01(uint64_t *s) { return (double)(xs(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* special is sysbench's default id distribution (sb_rand.c with
+ * rand-spec-iter 12, rand-spec-pct 1, rand-spec-res 75; benchpress's
+ * internal/randgen SBDist.special): a quarter of the draws are the mean of
+ * 12 uniforms over [a, b], three quarters fall in the central 1 %. */
+static int special(uint64_t *s, int a, int b) {
+	double t = b - a, rnd = u01(s);
+	if (rnd * t * 4.0 < t) {
+		double sum = 0;
+		for (int i = 0; i < 12; i++) sum += u01(s);
+		return a + (int)(sum * t / 12.0);
+	}
+	return a + (int)(rnd * (t * 0.01 + 1) + t / 2 - t * 0.005);
 }
 
 static int msg(char *b, char type, const char *body, int n) {
@@ -61,15 +86,13 @@ static void read_ready(int fd, char *buf) {
 static void *run(void *arg) {
 	int i = (int)(long)arg, fd = fds[i];
 	char buf[8192], out[256], body[128], ids[16];
-	unsigned s = i * 7919 + 1;
+	uint64_t s = (uint64_t)i * 7919 + 88172645463325252ULL;
 	long end = now() + (long)(dur * 1e9), k = 0;
 	for (;;) {
 		long t0 = now();
 		if (t0 > end) break;
-		s = s * 1103515245 + 12345;
-		int id = (s >> 8) % 100000 + 1;
-		s = s * 1103515245 + 12345;
-		int tb = (s >> 8) % 4 + 1;
+		int id = special(&s, 1, 100000);
+		int tb = (int)(xs(&s) % 4) + 1;
 		int il = sprintf(ids, "%d", id), bl = 0;
 		body[bl++] = 0; /* unnamed portal */
 		bl += sprintf(body + bl, "s%d", tb) + 1;

@@ -1,5 +1,6 @@
 // Command gofloor is the Go twin of bench/floor/cfloor.c: the same point
-// selects, byte for byte, on blocking sockets with raw read and write
+// selects (ids from sysbench's default "special" distribution, drawn by
+// benchpress's randgen), byte for byte, on blocking sockets with raw read and write
 // system calls (as benchpress's sockio does), with no benchpress code and
 // no allocation per round trip. What it costs over cfloor is what running
 // the loop as Go code costs; what benchpress costs over gofloor is
@@ -15,7 +16,6 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"os"
 	"runtime"
@@ -25,6 +25,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"benchpress/internal/randgen"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -74,7 +76,7 @@ func main() {
 			if *lock {
 				runtime.LockOSThread()
 			}
-			lat[i] = loop(fds[i], end, *yield)
+			lat[i] = loop(fds[i], end, *yield, randgen.New(uint64(i)+1, 7919))
 		}()
 	}
 	wg.Wait()
@@ -129,7 +131,11 @@ func connect(conninfo string) (*os.File, error) {
 }
 
 // loop runs point selects until end and returns their latencies.
-func loop(fd int, end time.Time, yield time.Duration) []time.Duration {
+func loop(fd int, end time.Time, yield time.Duration, r *randgen.Rand) []time.Duration {
+	special, err := randgen.NewSBDist("special", randgen.DefaultSBDistParams)
+	if err != nil {
+		panic(err)
+	}
 	lat := make([]time.Duration, 0, 1<<20)
 	buf := make([]byte, 8192)
 	out := make([]byte, 0, 256)
@@ -144,8 +150,8 @@ func loop(fd int, end time.Time, yield time.Duration) []time.Duration {
 			runtime.Gosched()
 			last = t0
 		}
-		id := strconv.AppendInt(ib[:0], int64(rand.IntN(100000)+1), 10)
-		tb := byte('1' + rand.IntN(4))
+		id := strconv.AppendInt(ib[:0], int64(special.Default(r, 1, 100000)), 10)
+		tb := byte('1' + r.IntN(4))
 		out = append(out[:0], 'B', 0, 0, 0, 0, 0, 's', tb, 0, 0, 0, 0, 1)
 		out = binary.BigEndian.AppendUint32(out, uint32(len(id)))
 		out = append(out, id...)
