@@ -3,7 +3,6 @@ package console
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"benchpress/internal/results"
 )
@@ -30,18 +29,11 @@ func StalledLine(w io.Writer, r *results.Run) {
 		return
 	}
 	noun := unitNoun(r)
-	list := make([]string, len(t.StalledTerminals))
-	for i, s := range t.StalledTerminals {
-		list[i] = fmt.Sprint(s)
-	}
-	if t.Stalled > len(list) {
-		list = append(list, "...")
-	}
 	judged := "STALLED"
 	if !t.StallJudged {
 		judged = "(not judged: think times, a target rate or too few transactions per " + noun + ")"
 	}
-	fmt.Fprintf(w, "%d of %d %ss completed no transaction in the window: %s %s\n", t.Stalled, t.Count, noun, strings.Join(list, ", "), judged)
+	fmt.Fprintf(w, "%d of %d %ss completed no transaction in the window: %s %s\n", t.Stalled, t.Count, noun, t.StalledList(), judged)
 }
 
 // unitNoun is what the run calls its concurrent sessions: "thread" for the

@@ -137,14 +137,19 @@ func (t *Terminals) StalledReason(windowS float64) string {
 	if t == nil || t.Stalled == 0 || !t.StallJudged {
 		return ""
 	}
-	list := make([]string, len(t.StalledTerminals))
+	return fmt.Sprintf("stalled terminals: %d of %d completed no transaction in the %.0f s window (terminal %s: a lock wait or a hung session); the throughput is that of %d terminals",
+		t.Stalled, t.Count, windowS, t.StalledList(), t.Count-t.Stalled)
+}
+
+// StalledList is the stalled terminals listed, "..." when there are more
+// than StalledTerminals holds ("1, 5" or "1, 5, ...").
+func (t *Terminals) StalledList() string {
+	list := make([]string, len(t.StalledTerminals), len(t.StalledTerminals)+1)
 	for i, s := range t.StalledTerminals {
 		list[i] = fmt.Sprint(s)
 	}
-	more := ""
 	if t.Stalled > len(list) {
-		more = ", ..."
+		list = append(list, "...")
 	}
-	return fmt.Sprintf("stalled terminals: %d of %d completed no transaction in the %.0f s window (terminal %s%s: a lock wait or a hung session); the throughput is that of %d terminals",
-		t.Stalled, t.Count, windowS, strings.Join(list, ", "), more, t.Count-t.Stalled)
+	return strings.Join(list, ", ")
 }
