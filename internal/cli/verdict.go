@@ -44,11 +44,11 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 		run.Rate = rf
 	}
 	run.Terminals = results.TerminalsOf(res.PerTerminal, cfg.Rate == 0 && !cfg.Wait)
-	outage := 2 * cfg.ReportInterval.Seconds()
-	if outage < 2 {
-		outage = 2
-	}
-	results.Judge(run, results.Criteria{MinSuccessPct: app.policy.minSuccess, OutageS: outage, TargetRate: cfg.Rate})
+	// The outage criterion is the judge's default (results.DefaultOutageS),
+	// never derived from --report-interval: that flag only sets how often
+	// the live line is printed, and at its default of 10 s a 19 s stall
+	// would otherwise have passed as an ok run.
+	results.Judge(run, results.Criteria{MinSuccessPct: app.policy.minSuccess, TargetRate: cfg.Rate})
 }
 
 // applyRunPolicy sets the runner options that come from the shared flags.

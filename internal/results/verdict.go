@@ -18,8 +18,7 @@ type Criteria struct {
 	// MinSuccessPct: a success rate below it fails the run (default 99).
 	MinSuccessPct float64
 	// OutageS is the shortest stretch of the measurement window without a
-	// completed operation that counts as an outage (default 2 × the report
-	// interval, at least 2 s).
+	// completed operation that counts as an outage (0: DefaultOutageS).
 	OutageS float64
 	// TargetRate is the open-loop target (ops/s); 0 for closed loop.
 	TargetRate float64
@@ -27,6 +26,10 @@ type Criteria struct {
 
 // DefaultMinSuccessPct is --min-success's default.
 const DefaultMinSuccessPct = 99
+
+// DefaultOutageS is the shortest stretch without a completed operation
+// that counts as an outage (subject to minOutageExpected).
+const DefaultOutageS = 2
 
 // minOutageExpected: a stretch without completions counts as an outage only
 // when the run's average rate would have completed at least this many
@@ -44,7 +47,7 @@ type Outage struct {
 // series without a completed operation, given the run's average rate.
 func Outages(r *Run, minS float64) []Outage {
 	if minS <= 0 {
-		minS = 2
+		minS = DefaultOutageS
 	}
 	if r.Summary.TPS*minS < minOutageExpected {
 		minS = minOutageExpected / max(r.Summary.TPS, 1e-9)
