@@ -32,7 +32,8 @@ merge refuses (exit 2) inputs that are not one run: a different workload,
 configuration (scale, terminals, mix, seed...), run id or partition count,
 overlapping or missing partitions, a partition that did not end ok, or windows
 further apart than the recorded clock uncertainty. The merged file is a normal
-result: report, compare and sweeps read it as any other.`,
+result: report, compare and sweeps read it as any other. The merged verdict
+sets the exit code as a run's does (8, 10, 11).`,
 		Example: `  benchpress merge merged.json part-0.json part-1.json part-2.json part-3.json
   kubectl logs -l job-name=tpcc-run --tail=-1 --max-log-requests=16 > parts.log
   benchpress merge merged.json parts.log`,
@@ -50,9 +51,17 @@ result: report, compare and sweeps read it as any other.`,
 			if err != nil {
 				return err
 			}
+			// As every run: the notes, the open-loop figures and the
+			// verdict on the console, and a merged verdict other than ok
+			// is the exit code (8, 10, 11), never 0.
 			console.Summary(app.Out, merged)
+			console.PrintWatch(app.Out, merged)
 			console.Partitions(app.Out, merged)
-			return writeJSON(app, args[0], merged)
+			console.Verdict(app.Out, merged)
+			if err := writeJSON(app, args[0], merged); err != nil {
+				return err
+			}
+			return verdictError(merged)
 		},
 	}
 	return cmd
