@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"benchpress/internal/results"
 )
@@ -48,7 +49,8 @@ func PrintWatch(w io.Writer, run *results.Run) {
 	if db := wt.Database; db != nil {
 		switch {
 		case db.Error != "":
-			fmt.Fprintln(w, "\ndatabase counters: "+db.Error)
+			// The watcher's errors name the counters already.
+			fmt.Fprintln(w, "\ndatabase counters: "+strings.TrimPrefix(db.Error, "database counters: "))
 		default:
 			fmt.Fprintf(w, "\ndatabase commits: %s (%s)\n", db.CommitCheck, db.CommitNote)
 			if db.Size != nil {

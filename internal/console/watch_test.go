@@ -28,3 +28,20 @@ func TestPrintWatch(t *testing.T) {
 		t.Errorf("without watch: %q", b.String())
 	}
 }
+
+// The database counters' error is printed once with its prefix, whether the
+// watcher's message carries it (a session lost mid-run) or not.
+func TestPrintWatchDatabaseError(t *testing.T) {
+	tests := []struct{ err, want string }{
+		{"database counters: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)",
+			"\ndatabase counters: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)\n"},
+		{"no admin session", "\ndatabase counters: no admin session\n"},
+	}
+	for _, tc := range tests {
+		var b bytes.Buffer
+		PrintWatch(&b, &results.Run{Watch: &results.Watch{Database: &results.DBFigures{Error: tc.err}}})
+		if b.String() != tc.want {
+			t.Errorf("error %q printed %q, want %q", tc.err, b.String(), tc.want)
+		}
+	}
+}
