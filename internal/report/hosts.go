@@ -249,6 +249,12 @@ func dbTable(c *Case) Table {
 				row = append(row, "-")
 			}
 		}
+		if db.Error != "" {
+			// The counters' session failed (terminated, lost): the commit
+			// figures were never read, so no 0 stands in for them.
+			t.Rows = append(t.Rows, append(row, "-", "-", "no figures: "+firstLine(db.Error)))
+			continue
+		}
 		check := db.CommitCheck
 		if check == "disagree" {
 			check = "**DISAGREE**"

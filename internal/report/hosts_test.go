@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"benchpress/internal/results"
 )
 
 // TestWatchedSections checks the host, process and database sections of
@@ -49,5 +51,35 @@ func TestWatchedSections(t *testing.T) {
 				t.Errorf("%d host rows, want 8 (2 cases x 2 steps x 2 hosts)", rows)
 			}
 		})
+	}
+}
+
+// A step whose counters' session failed has no commit figures: the row says
+// so instead of showing 0 server and 0 tool commits.
+func TestDBTableCountersError(t *testing.T) {
+	ok := func(n int, db *results.DBFigures) *Step {
+		return &Step{Concurrency: n, Run: &results.Run{Status: "ok", Summary: results.Summary{DurationS: 10},
+			Watch: &results.Watch{Database: db}}}
+	}
+	c := &Case{Steps: []*Step{
+		ok(16, &results.DBFigures{Kind: "postgres", Counters: map[string]float64{"xact_commit": 100}, ServerCommits: 100, ToolCommits: 99, CommitCheck: "agree"}),
+		ok(32, &results.DBFigures{Kind: "postgres", Error: "database counters: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"}),
+	}}
+	tbl := dbTable(c)
+	tests := []struct {
+		row  int
+		want []string // the last three cells
+	}{
+		{0, []string{"100", "99", "agree"}},
+		{1, []string{"-", "-", "no figures: database counters: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"}},
+	}
+	if len(tbl.Rows) != len(tests) {
+		t.Fatalf("rows %v", tbl.Rows)
+	}
+	for _, tc := range tests {
+		r := tbl.Rows[tc.row]
+		if got := r[len(r)-3:]; strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("row %d ends %q, want %q", tc.row, got, tc.want)
+		}
 	}
 }
