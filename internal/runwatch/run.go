@@ -172,11 +172,19 @@ func (w *Run) dbFigures(ctx context.Context, run *results.Run) *results.DBFigure
 	}
 	f := monitor.DBFiguresOf(start.r, end, w.commitCheck(run))
 	if size, err := monitor.ReadDBSize(ctx, w.admin); err == nil {
-		size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
+		if hasRawBytes(run.Workload) {
+			size.RawBytes = monitor.ReadRawBytes(ctx, w.admin)
+		}
 		f.Size = size
 	}
 	return f
 }
+
+// hasRawBytes tells whether the raw bytes in benchpress_meta describe the
+// workload's data: only TPC-C's prepare records them, and a YCSB or
+// sysbench run in a database that also holds TPC-C tables would otherwise
+// show TPC-C's raw size against its own tables as a compression ratio.
+func hasRawBytes(workload string) bool { return workload == "tpcc" }
 
 // commitCheck is how the run's commits are compared with the server's.
 // From the quiet reading (hookQuietStart) the whole run is compared:

@@ -34,3 +34,14 @@ func TestCommitsComparable(t *testing.T) {
 		}
 	}
 }
+
+func TestHasRawBytes(t *testing.T) {
+	for _, tc := range []struct {
+		workload string
+		want     bool
+	}{{"tpcc", true}, {"ycsb/a", false}, {"sysbench/oltp_read_write", false}, {"", false}} {
+		if got := hasRawBytes(tc.workload); got != tc.want {
+			t.Errorf("hasRawBytes(%q) = %v, want %v", tc.workload, got, tc.want)
+		}
+	}
+}
