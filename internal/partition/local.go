@@ -126,6 +126,11 @@ func RunLocal(ctx context.Context, p *Flags, l Local) ([]*results.Run, error) {
 		go func() {
 			defer wg.Done()
 			err := cmd.Wait()
+			if err != nil && judgedExit(err) && savedOK(filepath.Join(dir, fmt.Sprintf("part-%d.json", i))) {
+				// A judged run that ended ok wrote its result: merged like
+				// the others, the merged verdict sets the exit code.
+				err = nil
+			}
 			outs[i] = outcome{err: err, at: time.Now(), last: lw.last()}
 			if err != nil {
 				cancel() // one failed: stop the others, merge nothing
@@ -166,6 +171,28 @@ func RunLocal(ctx context.Context, p *Flags, l Local) ([]*results.Run, error) {
 		}
 	}
 	return parts, nil
+}
+
+// judgedExit tells whether a child's exit is a judged run's (the CLI's
+// exit codes 8: a check failed, 10: verdict failed, 11: verdict degraded),
+// which saved its result before exiting.
+func judgedExit(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	switch ee.ExitCode() {
+	case 8, 10, 11:
+		return true
+	}
+	return false
+}
+
+// savedOK tells whether path holds a result whose run ended ok (its
+// verdict may be anything).
+func savedOK(path string) bool {
+	r, err := results.Read(path)
+	return err == nil && r.Status == "ok"
 }
 
 // ChildError is a child process's failure; the parent exits with its code

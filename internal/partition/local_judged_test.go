@@ -1,0 +1,74 @@
+package partition
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeChild writes a shell script standing in for the binary: it saves a
+// result with the given status at its --json path and exits with code.
+func fakeChild(t *testing.T, status string, code int) string {
+	t.Helper()
+	script := `#!/bin/sh
+out=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--json" ]; then out="$2"; fi
+  shift
+done
+printf '{"format_version":1,"workload":"synthetic","status":"` + status + `"}' > "$out"
+echo "benchpress: run judged" >&2
+exit ` + string(rune('0'+code/10)) + string(rune('0'+code%10)) + "\n"
+	p := filepath.Join(t.TempDir(), "child.sh")
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A partition that ran to its end and was judged (failed check 8, verdict
+// failed 10 or degraded 11) is merged like the others: the merged verdict
+// sets the exit code. A child without an ok result fails the run.
+func TestRunLocalMergesJudgedPartitions(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	tests := []struct {
+		name    string
+		status  string
+		code    int
+		wantErr bool
+	}{
+		{"ok", "ok", 0, false},
+		{"check failed", "ok", 8, false},
+		{"verdict failed, run ended", "ok", 10, false},
+		{"degraded", "ok", 11, false},
+		{"stopped by a fatal error", "failed", 10, true},
+		{"other failure", "ok", 1, true},
+		{"bad input", "ok", 2, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var errb bytes.Buffer
+			parts, err := RunLocal(context.Background(), &Flags{Processes: 2},
+				Local{Executable: fakeChild(t, tc.status, tc.code), Children: func() []string { return []string{"x", "run"} }, Err: &errb, Quiet: true})
+			if tc.wantErr {
+				var ce *ChildError
+				if !errors.As(err, &ce) || !strings.Contains(err.Error(), "nothing merged") {
+					t.Fatalf("err %v, want a ChildError", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("err %v (%s)", err, errb.String())
+			}
+			if len(parts) != 2 || parts[0].Status != "ok" || parts[1].Status != "ok" {
+				t.Fatalf("parts %+v", parts)
+			}
+		})
+	}
+}
