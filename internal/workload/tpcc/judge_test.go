@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchpress/internal/metrics"
 	"benchpress/internal/results"
 )
 
@@ -80,6 +81,36 @@ func TestJudgeSampledHonestGenerator(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		if c := run(2000, 4); c.Passed || c.NotJudged {
 			t.Fatalf("a generator one line short was not failed: %s", c.Detail)
+		}
+	}
+}
+
+// The mix check left unjudged by the decks at the window's edges says how
+// many transactions it needs, never an uncertainty above 100 points.
+func TestMixChecksNotJudgedNeeds(t *testing.T) {
+	w := &Workload{deck: buildDeck(DefaultMix)}
+	tests := []struct {
+		terminals int
+		total     int64
+		judged    bool
+		detail    string
+	}{
+		{64, 1239, false, "not judged: 43.18 % of 1239 transactions, 1126400 needed to judge (the decks of 64 terminals at the window's edges)"},
+		{1, 1000000, true, "43.26 % of 1000000 transactions"},
+	}
+	for _, tc := range tests {
+		cum := metrics.NewSnapshot(NumOps, 0)
+		share := [NumOps]float64{OpNewOrder: 44.74, OpPayment: 43.26, OpOrderStatus: 4, OpDelivery: 4, OpStockLevel: 4}
+		for op := range share {
+			cum.Counts[op].OK = int64(share[op] * float64(tc.total) / 100)
+		}
+		checks := w.mixChecks(cum, tc.total, tc.terminals)
+		pay := checks[0]
+		if !strings.HasPrefix(pay.Name, "mix payment") {
+			t.Fatalf("first check %q", pay.Name)
+		}
+		if pay.NotJudged == tc.judged || !strings.HasPrefix(pay.Detail, tc.detail) {
+			t.Errorf("%d terminals, %d transactions: not judged %v, detail %q, want prefix %q", tc.terminals, tc.total, pay.NotJudged, pay.Detail, tc.detail)
 		}
 	}
 }
