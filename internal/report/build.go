@@ -139,7 +139,7 @@ func caseSection(d *Doc, c *Case) error {
 		if s.Run.Status == "failed" {
 			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, firstLine(s.Run.Error)))
 		}
-		if v := s.Run.Verdict; v == results.VerdictFailed || v == results.VerdictDegraded {
+		if v := s.Run.Verdict; (v == results.VerdictFailed || v == results.VerdictDegraded) && !onlyStopped(s.Run) {
 			d.note(true, fmt.Sprintf("Step %d verdict %s: %s", s.Concurrency, v, strings.Join(s.Run.VerdictReasons, "; ")))
 		}
 		if s.Run.Hint != "" {
@@ -182,4 +182,10 @@ func caseSection(d *Doc, c *Case) error {
 		d.add(ch)
 	}
 	return nil
+}
+
+// onlyStopped tells whether r's verdict says no more than its error, which
+// the step's "failed" note already gives (a step that produced no result).
+func onlyStopped(r *results.Run) bool {
+	return r.Status == "failed" && len(r.VerdictReasons) == 1 && r.VerdictReasons[0] == "stopped: "+r.Error
 }

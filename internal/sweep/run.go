@@ -13,6 +13,7 @@ import (
 
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
+	"benchpress/internal/target"
 )
 
 // Options control Run.
@@ -186,6 +187,10 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 		Tool:          results.Tool{Name: "benchpress", Version: version},
 		Workload:      cell.Case.Workload, Target: Redact(url), TargetKind: kind,
 		Config: cfg, Status: "failed", Error: err.Error(),
+		// Judged as every result is: a reader of the step's file sees
+		// verdict "failed" (not none, as in files from before verdicts)
+		// and the remedy of a server limit or privilege apart.
+		Verdict: results.VerdictFailed, VerdictReasons: []string{"stopped: " + err.Error()}, Hint: target.Hint(err),
 		StartedAt: started.UTC(), EndedAt: time.Now().UTC(),
 	}
 }
