@@ -12,8 +12,15 @@ import (
 // B against A in percent.
 func CompareRuns(aName, bName string, a, b *results.Run) Table {
 	t := Table{Header: []string{"Figure", aName, bName, "Difference"}, Align: "lrrr"}
+	// A run that measured nothing (a step refused at start) has no
+	// figures: "-", never 0.00 and a -100 % difference.
+	ma, mb := a.Summary.DurationS > 0, b.Summary.DurationS > 0
 	add := func(name string, va, vb float64, format func(float64) string) {
-		t.Rows = append(t.Rows, []string{name, format(va), format(vb), signedPct(Diff(va, vb))})
+		diff := "-"
+		if ma && mb {
+			diff = signedPct(Diff(va, vb))
+		}
+		t.Rows = append(t.Rows, []string{name, show(format(va), ma), show(format(vb), mb), diff})
 	}
 	sa, sb := a.Summary, b.Summary
 	if sa.TpmC > 0 || sb.TpmC > 0 {

@@ -52,3 +52,36 @@ func TestCompareWarnsOnDifferentExperiments(t *testing.T) {
 		t.Fatal("a run differs from itself")
 	}
 }
+
+// A run that measured nothing (a step refused at start) shows "-" for
+// its figures and no difference, never 0.00 and -100 %.
+func TestCompareRunsUnmeasured(t *testing.T) {
+	ok := &results.Run{Status: "ok", Verdict: results.VerdictOK, Workload: "tpcc",
+		Summary: results.Summary{TpmC: 29661.17, TPS: 1095, AvgMS: 7.3, P95MS: 22.34, P99MS: 52.93, SuccessRate: 100, DurationS: 10}}
+	refused := &results.Run{Status: "failed", Verdict: results.VerdictFailed, Workload: "tpcc", Error: "106 of 256 connections failed at start"}
+	tests := []struct {
+		name string
+		a, b *results.Run
+		want map[string][3]string // figure: A, B, difference
+	}{
+		{"B refused", ok, refused, map[string][3]string{"tpmC": {"29661.17", "-", "-"}, "p95 ms": {"22.34", "-", "-"}, "success rate %": {"100.00", "-", "-"}}},
+		{"both measured", ok, ok, map[string][3]string{"tpmC": {"29661.17", "29661.17", "0.00%"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tbl := CompareRuns("A", "B", tc.a, tc.b)
+			seen := 0
+			for _, r := range tbl.Rows {
+				if w, ok := tc.want[r[0]]; ok {
+					seen++
+					if got := [3]string{r[1], r[2], r[3]}; got != w {
+						t.Errorf("%s: %q, want %q", r[0], got, w)
+					}
+				}
+			}
+			if seen != len(tc.want) {
+				t.Errorf("rows %v", tbl.Rows)
+			}
+		})
+	}
+}
