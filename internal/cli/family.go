@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -9,6 +11,7 @@ import (
 	"benchpress/internal/partition"
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
+	"benchpress/internal/target"
 	_ "benchpress/internal/workload/all" // every workload family registers itself
 )
 
@@ -62,7 +65,13 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 			}
 			variant = v
 		}
+		started := time.Now()
 		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, partition.ChildArgs(m.Name, args, cmd.Flags()))
+		if run == nil && err != nil {
+			// No result: --json still gets the refusal, so that a script
+			// reading it never finds a file an earlier run left there.
+			saveRefused(app, opts, runName(m.Name, variant), started, err)
+		}
 		if spec == nil {
 			return err
 		}
@@ -121,4 +130,27 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 		err = spec.After(ctx, conn, run)
 	}
 	return run, spec, err
+}
+
+// runName is the workload's name as a result saves it: "tpcc",
+// "sysbench/oltp_read_write", "ycsb/a".
+func runName(family, variant string) string {
+	if variant == "" {
+		return family
+	}
+	return family + "/" + variant
+}
+
+// saveRefused writes the record of a run that produced no result to --json
+// (results.Refused: verdict failed, the error, the hint); a failure to write
+// it is printed, the run's own error stays the command's.
+func saveRefused(app *App, opts registry.RunOptions, name string, started time.Time, err error) {
+	path := opts.JSONPath()
+	if path == "" {
+		return
+	}
+	r := results.Refused(name, opts.Target().URL, app.Version, started, err, target.Hint(err))
+	if werr := writeJSON(app, path, r); werr != nil {
+		fmt.Fprintf(app.Err, "benchpress: %v\n", werr)
+	}
 }

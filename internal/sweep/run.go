@@ -178,21 +178,9 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 			cfg[k] = v
 		}
 	}
-	kind := ""
-	if i := strings.Index(url, "://"); i > 0 {
-		kind = url[:i]
-	}
-	return &results.Run{
-		FormatVersion: results.FormatVersion,
-		Tool:          results.Tool{Name: "benchpress", Version: version},
-		Workload:      cell.Case.Workload, Target: Redact(url), TargetKind: kind,
-		Config: cfg, Status: "failed", Error: err.Error(),
-		// Judged as every result is: a reader of the step's file sees
-		// verdict "failed" (not none, as in files from before verdicts)
-		// and the remedy of a server limit or privilege apart.
-		Verdict: results.VerdictFailed, VerdictReasons: []string{"stopped: " + err.Error()}, Hint: target.Hint(err),
-		StartedAt: started.UTC(), EndedAt: time.Now().UTC(),
-	}
+	r := results.Refused(cell.Case.Workload, url, version, started, err, target.Hint(err))
+	r.Config = cfg
+	return r
 }
 
 // finishedOK reports whether path holds a readable result with status ok
