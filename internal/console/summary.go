@@ -48,15 +48,7 @@ func Summary(w io.Writer, r *results.Run) {
 		}
 		fmt.Fprintf(w, "%s   success %.2f %%\n", line, s.SuccessRate)
 	}
-	fmt.Fprintf(w, "errors %s   retries %s   reconnects %s", FI(s.Errors), FI(s.Retries), FI(r.Reconnects))
-	if len(r.ErrorsByClass) > 0 {
-		var parts []string
-		for _, k := range SortedKeys(r.ErrorsByClass) {
-			parts = append(parts, fmt.Sprintf("%s %d", k, r.ErrorsByClass[k]))
-		}
-		fmt.Fprintf(w, "   (%s)", strings.Join(parts, ", "))
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, ErrorsLine(r))
 	fmt.Fprintln(w)
 
 	t := &Table{Head: []string{"operation", "count", "per min", "per sec", "avg ms", "p50", "p90", "p95", "p99", "p99.9", "max", "errors"}}
@@ -119,4 +111,29 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ErrorsLine is the summary's error line: failed transactions and retried
+// attempts, each with its classes, then reconnects ("errors 7 (lock_timeout
+// 1, other 6)   retries 1,245 (deadlock 40, lock_timeout 1205)   reconnects
+// 0"). Every failed attempt is in one of the two counts.
+func ErrorsLine(r *results.Run) string {
+	s := &r.Summary
+	return fmt.Sprintf("errors %s%s   retries %s%s   reconnects %s",
+		FI(s.Errors), classesIn(r.ErrorsByClass), FI(s.Retries), classesIn(r.RetriesByClass), FI(r.Reconnects))
+}
+
+// classesIn renders counts by class in parentheses (" (deadlock 3, other
+// 1)"), or "" when there are none.
+func classesIn(m map[string]int64) string {
+	var parts []string
+	for _, k := range SortedKeys(m) {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

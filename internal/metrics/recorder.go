@@ -12,7 +12,7 @@ import (
 //	bits  0-31  latency in microseconds (clamped to 1 us .. 1 h < 2^32)
 //	bits 32-47  operation index
 //	bits 48-49  kind: an Outcome (OK, Rollback, Failed) or kindRetry
-//	bits 50-57  error class (Failed only)
+//	bits 50-57  error class (Failed and retries)
 //	bit  63     recorded in the Measure phase (else Warmup)
 type sample uint64
 
@@ -114,14 +114,17 @@ func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcom
 	rec.mu.Unlock()
 }
 
-// AddRetry counts one retry of op (a retryable error that was re-run) in the
-// current phase.
-func (rec *Recorder) AddRetry(op int) {
+// AddRetry counts one retry of op in the current phase: an attempt that
+// failed with an error of class (a retryable one: deadlock, serialization,
+// lock timeout) and was re-run. It is counted in OpCounts.Retries and
+// OpCounts.RetryErrs[class], not in Errs (the transaction's outcome is
+// recorded once, by Record).
+func (rec *Recorder) AddRetry(op int, class errclass.Class) {
 	p := rec.reg.Phase()
 	if p != Warmup && p != Measure {
 		return
 	}
-	s := packSample(p == Measure, op, kindRetry, errclass.None, 0)
+	s := packSample(p == Measure, op, kindRetry, class, 0)
 	rec.mu.Lock()
 	rec.cur.samples = append(rec.cur.samples, s)
 	rec.mu.Unlock()

@@ -130,7 +130,7 @@ func TestRecordDoesNotAllocate(t *testing.T) {
 		for i := 0; i < 1000; i++ {
 			ex[0] = 1
 			rec.Record(i%2, time.Millisecond, OK, errclass.None, ex)
-			rec.AddRetry(0)
+			rec.AddRetry(0, errclass.LockTimeout)
 			rec.AddExtra(0, 1)
 		}
 	}

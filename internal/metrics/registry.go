@@ -136,5 +136,6 @@ func add(d *Snapshot, s sample) {
 		_ = hist(&d.ErrHist[op]).RecordValue(s.us())
 	case kindRetry:
 		c.Retries++
+		c.RetryErrs[s.class()]++
 	}
 }

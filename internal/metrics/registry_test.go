@@ -45,7 +45,7 @@ func TestOutcomesAndExtras(t *testing.T) {
 	}
 	rec.Record(0, 3*time.Millisecond, Rollback, errclass.None, nil)
 	rec.Record(1, time.Millisecond, Failed, errclass.Deadlock, nil)
-	rec.AddRetry(1)
+	rec.AddRetry(1, errclass.Deadlock)
 	r.Tick()
 	c := r.Cumulative()
 	if c.Counts[0].OK != 1 || c.Counts[0].Rollback != 1 || c.OKHist[0].TotalCount() != 2 {
@@ -115,7 +115,7 @@ func TestPerRecorder(t *testing.T) {
 	r.Recorder(0).Record(0, time.Millisecond, OK, errclass.None, nil)
 	r.Recorder(0).Record(0, time.Millisecond, Rollback, errclass.None, nil)
 	r.Recorder(2).Record(0, time.Millisecond, Failed, errclass.Deadlock, nil)
-	r.Recorder(2).AddRetry(0)
+	r.Recorder(2).AddRetry(0, errclass.Deadlock)
 	r.Tick()
 	r.Recorder(2).Record(0, time.Millisecond, OK, errclass.None, nil)
 	r.Tick()
@@ -130,4 +130,68 @@ func TestPerRecorder(t *testing.T) {
 	if r.PerRecorder()[0] != 2 {
 		t.Fatal("PerRecorder returned the registry's own slice")
 	}
+}
+
+// Every failed attempt is counted once by class: retried ones in
+// RetryErrs (summing to Retries), final failures in Errs.
+func TestRetriesByClass(t *testing.T) {
+	type retry struct {
+		op    int
+		class errclass.Class
+	}
+	for _, tc := range []struct {
+		name      string
+		retries   []retry
+		failed    []errclass.Class // final failures of op 0
+		wantRetry map[errclass.Class]int64
+		wantErrs  map[errclass.Class]int64
+	}{
+		{"lock waits retried then committed", []retry{{0, errclass.LockTimeout}, {0, errclass.LockTimeout}, {0, errclass.Deadlock}}, nil,
+			map[errclass.Class]int64{errclass.LockTimeout: 2, errclass.Deadlock: 1}, nil},
+		{"retries exhausted", []retry{{0, errclass.Serialization}, {0, errclass.Serialization}}, []errclass.Class{errclass.Serialization},
+			map[errclass.Class]int64{errclass.Serialization: 2}, map[errclass.Class]int64{errclass.Serialization: 1}},
+		{"not retried", nil, []errclass.Class{errclass.Other, errclass.Constraint}, nil,
+			map[errclass.Class]int64{errclass.Other: 1, errclass.Constraint: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRegistry([]string{"a"}, nil, 1)
+			r.SetPhase(Measure)
+			rec := r.Recorder(0)
+			for _, x := range tc.retries {
+				rec.AddRetry(x.op, x.class)
+			}
+			for _, cl := range tc.failed {
+				rec.Record(0, time.Millisecond, Failed, cl, nil)
+			}
+			r.Tick()
+			c := r.Cumulative().Counts[0]
+			var sum int64
+			for cl := errclass.Class(0); cl < errclass.Num; cl++ {
+				if c.RetryErrs[cl] != tc.wantRetry[cl] {
+					t.Errorf("retries of %s: %d, want %d", cl, c.RetryErrs[cl], tc.wantRetry[cl])
+				}
+				if c.Errs[cl] != tc.wantErrs[cl] {
+					t.Errorf("errors of %s: %d, want %d", cl, c.Errs[cl], tc.wantErrs[cl])
+				}
+				sum += c.RetryErrs[cl]
+				if got, want := c.RetryErrs[cl]+c.Errs[cl], tc.wantRetry[cl]+tc.wantErrs[cl]; got != want {
+					t.Errorf("failed attempts of %s: %d, want %d", cl, got, want)
+				}
+			}
+			if sum != c.Retries || c.Retries != int64(len(tc.retries)) {
+				t.Errorf("retries %d, by class %d, want %d", c.Retries, sum, len(tc.retries))
+			}
+			m := Merge(1, 0, r.Cumulative(), r.Cumulative())
+			if m.Counts[0].RetryErrs != mul2(c.RetryErrs) {
+				t.Errorf("merged retries by class %v, want twice %v", m.Counts[0].RetryErrs, c.RetryErrs)
+			}
+		})
+	}
+}
+
+func mul2(a [errclass.Num]int64) [errclass.Num]int64 {
+	for i := range a {
+		a[i] *= 2
+	}
+	return a
 }

@@ -15,13 +15,20 @@ const (
 	Failed                  // an error; its class is recorded
 )
 
-// OpCounts are the counters kept per operation type.
+// OpCounts are the counters kept per operation type. Every failed attempt
+// is counted once by class: in Errs when it was the transaction's outcome
+// (retries exhausted, or an error that is not retried), in RetryErrs when
+// the transaction was re-run after it. Retries is the sum of RetryErrs
+// (RetryErrs[errclass.None] holds retries whose class is unknown: results
+// written before retries were classified).
 type OpCounts struct {
 	OK, Rollback, Retries int64
 	Errs                  [errclass.Num]int64
+	RetryErrs             [errclass.Num]int64
 }
 
-// Errors is the total number of failed attempts.
+// Errors is the total number of failed transactions (attempts that were
+// not retried).
 func (c *OpCounts) Errors() int64 {
 	var n int64
 	for _, e := range c.Errs {
@@ -75,6 +82,7 @@ func (s *Snapshot) Add(src *Snapshot) {
 		d.Retries += c.Retries
 		for k := range c.Errs {
 			d.Errs[k] += c.Errs[k]
+			d.RetryErrs[k] += c.RetryErrs[k]
 		}
 	}
 	for i := range src.Extra {

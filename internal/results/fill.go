@@ -10,7 +10,7 @@ import (
 )
 
 // Fill sets the generic figures of r from the measurement window's snapshot
-// cum over secs seconds: ops, histograms, errors by class and the
+// cum over secs seconds: ops, histograms, errors and retries by class and the
 // workload-independent summary (transactions, errors, retries, TPS,
 // tpmTOTAL, success rate, avg/p95/p99 over all successful ops). Workload
 // figures (tpmC, QPS, audits) are left to the workload's Summarizer.
@@ -18,6 +18,7 @@ func Fill(r *Run, cum *metrics.Snapshot, ops []string, secs float64) {
 	r.Ops = OpsFrom(cum, ops, secs)
 	r.Histograms = EncodeHistograms(cum, ops)
 	r.ErrorsByClass = map[string]int64{}
+	r.RetriesByClass = nil
 	var okN, errN, retries int64
 	for i := range ops {
 		c := cum.Counts[i]
@@ -27,6 +28,12 @@ func Fill(r *Run, cum *metrics.Snapshot, ops []string, secs float64) {
 		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
 			if c.Errs[cl] > 0 {
 				r.ErrorsByClass[cl.String()] += c.Errs[cl]
+			}
+			if c.RetryErrs[cl] > 0 {
+				if r.RetriesByClass == nil {
+					r.RetriesByClass = map[string]int64{}
+				}
+				r.RetriesByClass[cl.String()] += c.RetryErrs[cl]
 			}
 		}
 	}
@@ -60,6 +67,12 @@ func Snapshot(r *Run, extraNames []string) (*metrics.Snapshot, error) {
 			classified += c.Errs[cl]
 		}
 		c.Errs[errclass.Other] += o.Errors - classified // errors saved without a class
+		classified = 0
+		for cl := errclass.Class(1); cl < errclass.Num; cl++ {
+			c.RetryErrs[cl] = o.RetryClasses[cl.String()]
+			classified += c.RetryErrs[cl]
+		}
+		c.RetryErrs[errclass.None] = o.Retries - classified // retries saved without a class (older files)
 		for _, h := range []struct {
 			key string
 			dst **hdr.Histogram

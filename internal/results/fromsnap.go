@@ -48,6 +48,12 @@ func OpsFrom(s *metrics.Snapshot, names []string, seconds float64) []Op {
 				}
 				o.ErrClasses[cl.String()] = n
 			}
+			if n := c.RetryErrs[cl]; n > 0 {
+				if o.RetryClasses == nil {
+					o.RetryClasses = map[string]int64{}
+				}
+				o.RetryClasses[cl.String()] = n
+			}
 		}
 		ops[i] = o
 	}

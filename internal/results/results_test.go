@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,79 @@ func TestAddNote(t *testing.T) {
 	}
 	if got := r.WatchReasons(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Errorf("notes = %q, want [a b]", got)
+	}
+}
+
+// Fill counts every failed attempt by class: final failures in
+// errors_by_class (summing to summary.errors), re-run ones in
+// retries_by_class (summing to summary.retries); Snapshot restores both,
+// and a file from before retries were classified keeps its retry total.
+func TestFillRetriesByClass(t *testing.T) {
+	reg := metrics.NewRegistry([]string{"new_order", "payment"}, nil, 1)
+	reg.SetPhase(metrics.Measure)
+	rec := reg.Recorder(0)
+	for range 1205 {
+		rec.AddRetry(0, target.ClassLockTimeout)
+	}
+	for range 40 {
+		rec.AddRetry(1, target.ClassDeadlock)
+	}
+	rec.Record(0, time.Millisecond, metrics.OK, target.ClassNone, nil)
+	rec.Record(0, time.Millisecond, metrics.Failed, target.ClassLockTimeout, nil)
+	for range 6 {
+		rec.Record(1, time.Millisecond, metrics.Failed, target.ClassOther, nil)
+	}
+	reg.Tick()
+	names := []string{"new_order", "payment"}
+	var r Run
+	Fill(&r, reg.Cumulative(), names, 10)
+	for _, tc := range []struct {
+		name      string
+		got, want any
+	}{
+		{"errors_by_class", r.ErrorsByClass, map[string]int64{"lock_timeout": 1, "other": 6}},
+		{"retries_by_class", r.RetriesByClass, map[string]int64{"lock_timeout": 1205, "deadlock": 40}},
+		{"new_order retry_classes", r.Ops[0].RetryClasses, map[string]int64{"lock_timeout": 1205}},
+		{"payment retry_classes", r.Ops[1].RetryClasses, map[string]int64{"deadlock": 40}},
+		{"errors", r.Summary.Errors, int64(7)},
+		{"retries", r.Summary.Retries, int64(1245)},
+	} {
+		if fmt.Sprint(tc.got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	var sumE, sumR int64
+	for _, v := range r.ErrorsByClass {
+		sumE += v
+	}
+	for _, v := range r.RetriesByClass {
+		sumR += v
+	}
+	if sumE != r.Summary.Errors || sumR != r.Summary.Retries {
+		t.Errorf("by class %d + %d, summary %d + %d", sumE, sumR, r.Summary.Errors, r.Summary.Retries)
+	}
+
+	s, err := Snapshot(&r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Run
+	Fill(&back, s, names, 10)
+	if fmt.Sprint(back.RetriesByClass) != fmt.Sprint(r.RetriesByClass) || back.Summary.Retries != r.Summary.Retries {
+		t.Errorf("round trip: retries %d %v, want %d %v", back.Summary.Retries, back.RetriesByClass, r.Summary.Retries, r.RetriesByClass)
+	}
+
+	old := r
+	old.Ops = append([]Op(nil), r.Ops...)
+	for i := range old.Ops {
+		old.Ops[i].RetryClasses = nil
+	}
+	s, err = Snapshot(&old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Fill(&back, s, names, 10)
+	if back.Summary.Retries != 1245 || back.RetriesByClass != nil {
+		t.Errorf("unclassified retries: %d %v, want 1245 and no classes", back.Summary.Retries, back.RetriesByClass)
 	}
 }

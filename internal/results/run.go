@@ -33,8 +33,15 @@ type Run struct {
 	WarmupS        float64   `json:"warmup_s"`
 	Summary        Summary   `json:"summary"`
 	Ops            []Op      `json:"ops"`
-	// ErrorsByClass counts failed attempts by error class (deadlock, ...).
+	// ErrorsByClass counts failed transactions by error class (deadlock,
+	// ...): attempts whose error was not retried (retries exhausted, or a
+	// class that is not retried); it sums to Summary.Errors.
 	ErrorsByClass map[string]int64 `json:"errors_by_class"`
+	// RetriesByClass counts the failed attempts that were re-run, by error
+	// class; it sums to Summary.Retries. Every failed attempt of a class
+	// is ErrorsByClass + RetriesByClass (absent in files from before
+	// retries were classified).
+	RetriesByClass map[string]int64 `json:"retries_by_class,omitempty"`
 	// ErrorSamples are the first distinct error messages per class, with
 	// the server's code and the statement that failed.
 	ErrorSamples []ErrorSample `json:"error_samples,omitempty"`
@@ -124,6 +131,8 @@ type Op struct {
 	// ErrLatency is the latency of failed attempts (own histogram).
 	ErrLatency *Latency         `json:"err_latency_ms,omitempty"`
 	ErrClasses map[string]int64 `json:"err_classes,omitempty"`
+	// RetryClasses counts Retries by error class.
+	RetryClasses map[string]int64 `json:"retry_classes,omitempty"`
 }
 
 // Latency percentiles in milliseconds.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"benchpress/internal/metrics"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
@@ -308,5 +310,51 @@ func TestPerTerminal(t *testing.T) {
 	}
 	if c := res.Cumulative.Counts[0]; sum != c.OK {
 		t.Errorf("per-terminal sum %d, window OK %d", sum, c.OK)
+	}
+}
+
+// TestRetriesClassified: every failed attempt is counted by its class,
+// the re-run ones as retries (RetryErrs) and the final ones as errors, and
+// retried attempts' messages are sampled too: a lock-wait timeout whose
+// retry commits is still a lock-wait timeout the user must see.
+func TestRetriesClassified(t *testing.T) {
+	lockWait := &mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded; try restarting transaction"}
+	for _, tc := range []struct {
+		name       string
+		err        error
+		maxRetries int
+		class      target.Class
+		retried    bool // the error class is re-run
+	}{
+		{"lock wait, retried", lockWait, 3, target.ClassLockTimeout, true},
+		{"deadlock, retried", &mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock"}, 2, target.ClassDeadlock, true},
+		{"lock wait, no retries", lockWait, 0, target.ClassLockTimeout, false},
+		{"other, never retried", errors.New("boom"), 3, target.ClassOther, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wl := &fakeWL{service: time.Millisecond, failEvery: 3, failErr: tc.err}
+			res, err := Run(context.Background(), Config{Terminals: 2, MaxOps: 200, MaxRetries: tc.maxRetries}, wl, &fakeDialer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Cumulative.Counts[0]
+			failed := wl.calls.Load() - wl.committed.Load()
+			if got := c.Errs[tc.class] + c.RetryErrs[tc.class]; got != failed || failed == 0 {
+				t.Fatalf("failed attempts of %s: %d errors + %d retries, want %d (all the failed calls)", tc.class, c.Errs[tc.class], c.RetryErrs[tc.class], failed)
+			}
+			if tc.retried != (c.Retries > 0) || c.RetryErrs[tc.class] != c.Retries {
+				t.Errorf("retries %d (%s %d), want retried %v", c.Retries, tc.class, c.RetryErrs[tc.class], tc.retried)
+			}
+			var sampled int64
+			for _, s := range res.ErrorSamples {
+				if s.Class != tc.class.String() {
+					t.Errorf("sample of class %s, want %s", s.Class, tc.class)
+				}
+				sampled += s.Count
+			}
+			if sampled != failed {
+				t.Errorf("samples count %d failed attempts, want %d", sampled, failed)
+			}
+		})
 	}
 }

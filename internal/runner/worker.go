@@ -128,16 +128,20 @@ func (w *worker) loop(soft, hard context.Context) {
 }
 
 // attempt runs op, re-running it after retryable errors up to MaxRetries.
+// Each re-run attempt is counted as a retry of its error's class and its
+// message kept among the error samples, as a failed transaction's is.
 func (w *worker) attempt(ctx context.Context, op int) (metrics.Outcome, error) {
 	for try := 0; ; try++ {
 		out, err := w.term.Exec(ctx, op)
 		if err == nil || try >= w.cfg.MaxRetries || ctx.Err() != nil {
 			return out, err
 		}
-		if !target.Classify(err).Retryable() {
+		class := target.Classify(err)
+		if !class.Retryable() {
 			return out, err
 		}
-		w.rec.AddRetry(op)
+		w.rec.AddRetry(op, class)
+		w.samples.add(op, class, err)
 	}
 }
 

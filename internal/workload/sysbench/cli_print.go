@@ -81,7 +81,11 @@ func printReport(w io.Writer, run *results.Run, pcts []float64) {
 	kv(8, "total:", fmt.Sprint(q["total"]))
 	kv(4, "transactions:", fmt.Sprintf("%-6d (%.2f per sec.)", s.Transactions, per(s.Transactions)))
 	kv(4, "queries:", fmt.Sprintf("%-6d (%.2f per sec.)", q["total"], per(q["total"])))
-	kv(4, "ignored errors:", fmt.Sprintf("%-6d (%.2f per sec.)", ignored, per(ignored)))
+	retried := ""
+	if c := console.ErrClasses(run.RetriesByClass); c != "" {
+		retried = "  restarted:" + c
+	}
+	kv(4, "ignored errors:", fmt.Sprintf("%-6d (%.2f per sec.)%s", ignored, per(ignored), retried))
 	kv(4, "reconnects:", fmt.Sprintf("%-6d (%.2f per sec.)", run.Reconnects, per(run.Reconnects)))
 	if s.Errors > 0 {
 		kv(4, "failed events:", fmt.Sprintf("%-6d (%.2f per sec.)%s", s.Errors, per(s.Errors), console.ErrClasses(run.ErrorsByClass)))

@@ -127,6 +127,9 @@ func printReport(w io.Writer, run *results.Run) {
 	if run.Summary.Errors > 0 {
 		fmt.Fprintf(w, "errors: %d%s\n", run.Summary.Errors, console.ErrClasses(run.ErrorsByClass))
 	}
+	if run.Summary.Retries > 0 {
+		fmt.Fprintf(w, "retries: %d%s\n", run.Summary.Retries, console.ErrClasses(run.RetriesByClass))
+	}
 	console.TerminalsLine(w, run)
 	console.DriverLine(w, run)
 }
