@@ -18,7 +18,7 @@ const (
 	Constraint                  // duplicate key, FK, not null, check
 	Other
 	Permission    // MySQL 1142/1143/1044/1045/1227, PostgreSQL 42501/28xxx
-	ResourceLimit // MySQL 1461/1226/1040/1203, PostgreSQL 53xxx/54000
+	ResourceLimit // MySQL 1461/1226/1040/1203, PostgreSQL 53xxx/54000; by the text, a proxy's exhausted backend pool (ShardingSphere-Proxy 1815)
 	Num           // number of classes
 )
 

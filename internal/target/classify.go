@@ -38,11 +38,11 @@ func classify(err error) Class {
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
-		return classifyMySQL(me.Number)
+		return orByText(classifyMySQL(me.Number), me.Message)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return classifyPostgres(pe.Code)
+		return orByText(classifyPostgres(pe.Code), pe.Message)
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
@@ -51,7 +51,39 @@ func classify(err error) Class {
 	if isLostConnection(err) {
 		return ClassLostConnection
 	}
-	return ClassOther
+	return orByText(ClassOther, err.Error())
+}
+
+// resourceLimitTexts are messages of an exhausted pool or server limit
+// (lower case) for errors whose code does not say so: a proxy reports its
+// own backend pool's exhaustion under a generic number (ShardingSphere-
+// Proxy: MySQL 1815, internal error), and a proxy or an older server may
+// pass a limit's text on under another code.
+var resourceLimitTexts = []string{
+	"connection is not available, request timed out after", // HikariCP: the proxy's backend pool (ShardingSphere-Proxy)
+	"connections one time, partition succeed connection",   // ShardingSphere-Proxy: "Can not get N connections one time, ..."
+	"too many connections",                                 // MySQL 1040
+	"max_user_connections",                                 // MySQL 1203, 1226
+	"max_prepared_stmt_count",                              // MySQL 1461
+	"remaining connection slots are reserved",              // PostgreSQL 53300
+	"too many clients already",                             // PostgreSQL 53300
+	"out of memory",                                        // MySQL 1041, PostgreSQL 53200
+	"no space left on device",                              // PostgreSQL 53100, MySQL errno 28
+}
+
+// orByText returns c unless it is ClassOther and msg names an exhausted
+// pool or limit (resourceLimitTexts): a code's own class always wins.
+func orByText(c Class, msg string) Class {
+	if c != ClassOther {
+		return c
+	}
+	lower := strings.ToLower(msg)
+	for _, s := range resourceLimitTexts {
+		if strings.Contains(lower, s) {
+			return ClassResourceLimit
+		}
+	}
+	return c
 }
 
 // classifyMySQL maps MySQL/MariaDB server error numbers.

@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -110,5 +111,63 @@ func TestClassifyLimitsAndPrivileges(t *testing.T) {
 				t.Fatalf("Hint = %q, want a hint: %v", got, tt.wantsHint)
 			}
 		})
+	}
+}
+
+// TestClassifyResourceLimitTexts: an exhausted pool or server limit is a
+// resource limit (fatal, with a hint) by its code and, where a proxy
+// reports it under a generic code, by the server's own text.
+func TestClassifyResourceLimitTexts(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		code string
+	}{
+		{"ShardingSphere-Proxy backend pool (HikariCP)", &mysql.MySQLError{Number: 1815, SQLState: [5]byte{'H', 'Y', '0', '0', '0'},
+			Message: "Internal error: HikariPool-2 - Connection is not available, request timed out after 30000ms."}, "1815"},
+		{"ShardingSphere-Proxy pool, wrapped", fmt.Errorf("new_order: select district: %w", &mysql.MySQLError{Number: 1815,
+			Message: "Connection is not available, request timed out after 30000ms"}), "1815"},
+		{"ShardingSphere-Proxy partition", &mysql.MySQLError{Number: 1815,
+			Message: "Can not get 36 connections one time, partition succeed connection(10) have released!"}, "1815"},
+		{"MySQL too many connections", &mysql.MySQLError{Number: 1040, Message: "Too many connections"}, "1040"},
+		{"MySQL max_user_connections", &mysql.MySQLError{Number: 1203, Message: "User bench already has more than 'max_user_connections' active connections"}, "1203"},
+		{"MySQL max_prepared_stmt_count", &mysql.MySQLError{Number: 1461,
+			Message: "Can't create more than max_prepared_stmt_count statements (current value: 16382)"}, "1461"},
+		{"MySQL limit text under a proxy's code", &mysql.MySQLError{Number: 1105, Message: "Too many connections"}, "1105"},
+		{"PostgreSQL too_many_connections", &pgconn.PgError{Code: "53300", Message: "sorry, too many clients already"}, "53300"},
+		{"PostgreSQL reserved slots", &pgconn.PgError{Code: "53300",
+			Message: "remaining connection slots are reserved for non-replication superuser connections"}, "53300"},
+		{"PostgreSQL reserved slots under another code", &pgconn.PgError{Code: "XX000",
+			Message: "remaining connection slots are reserved for roles with the SUPERUSER attribute"}, "XX000"},
+		{"PostgreSQL out_of_memory", &pgconn.PgError{Code: "53200", Message: "out of memory"}, "53200"},
+		{"PostgreSQL disk_full", &pgconn.PgError{Code: "53100",
+			Message: `could not extend file "base/16384/16385": No space left on device`}, "53100"},
+		{"plain error text", errors.New("HikariPool-1 - Connection is not available, request timed out after 3001ms."), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if c := Classify(tt.err); c != ClassResourceLimit || !c.Fatal() {
+				t.Errorf("Classify = %v (fatal %v), want resource_limit (fatal)", c, c.Fatal())
+			}
+			if got := ErrorCode(tt.err); got != tt.code {
+				t.Errorf("ErrorCode = %q, want %q", got, tt.code)
+			}
+			if Hint(tt.err) == "" {
+				t.Error("no hint")
+			}
+		})
+	}
+	// A code's own class wins over the text; unrelated text stays other.
+	for _, tt := range []struct {
+		err  error
+		want Class
+	}{
+		{&mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded; try restarting transaction"}, ClassLockTimeout},
+		{&mysql.MySQLError{Number: 1815, Message: "Internal error: Route table sbtest9 does not exist"}, ClassOther},
+		{&pgconn.PgError{Code: "40001", Message: "could not serialize access due to concurrent update"}, ClassSerialization},
+	} {
+		if c := Classify(tt.err); c != tt.want {
+			t.Errorf("Classify(%v) = %v, want %v", tt.err, c, tt.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package target
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,6 +39,8 @@ func Hint(err error) string {
 		return "the server's max_prepared_stmt_count is exhausted: raise it (SET GLOBAL max_prepared_stmt_count = ...), run fewer terminals, or use --statement-mode text"
 	case code == "1040" || code == "1203" || code == "1226" || code == "53300":
 		return "the server's connection limit is reached: raise max_connections (or the user's max_user_connections), or run fewer terminals"
+	case proxyPoolExhausted(err):
+		return "the proxy's pool of connections to its databases is exhausted (a request waited for a backend connection until the pool's timeout): raise the pool's size (ShardingSphere-Proxy: maxPoolSize of each storage unit) or run fewer terminals"
 	}
 	switch Classify(err) {
 	case ClassPermission:
@@ -46,4 +49,11 @@ func Hint(err error) string {
 		return "the server ran out of a resource or hit a configured limit: see the server's message"
 	}
 	return ""
+}
+
+// proxyPoolExhausted reports a proxy's message that its own backend pool
+// had no connection to give (HikariCP under ShardingSphere-Proxy).
+func proxyPoolExhausted(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, resourceLimitTexts[0]) || strings.Contains(msg, resourceLimitTexts[1])
 }
