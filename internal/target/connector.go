@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // ConnectErrorKind classifies why a session could not be opened.
@@ -120,7 +122,14 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 		if kind == ConnectOther && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			kind = ConnectUnreachable // our own connect timeout fired
 		}
-		return nil, &ConnectError{Kind: kind, Endpoint: c.target.Endpoints[i], Err: cleanError(err, c.target)}
+		err = cleanError(err, c.target)
+		if p := tlsParam(c.target); p != "" && tlsRefused(err) {
+			// The URL demands TLS and the server does not offer it: a
+			// setting the user must change, not a failed connection.
+			kind = ConnectBadParams
+			err = fmt.Errorf("%w (requested by the target URL's %s: drop the parameter, or enable TLS on the server)", err, p)
+		}
+		return nil, &ConnectError{Kind: kind, Endpoint: c.target.Endpoints[i], Err: err}
 	}
 	c.counts[i].Add(1)
 	c.clients.add(clientOf(conn))
@@ -228,3 +237,21 @@ func (e *cleanedError) Error() string {
 }
 
 func (e *cleanedError) Unwrap() error { return e.err }
+
+// tlsParam names the target URL's parameter that demands TLS ("tls=true",
+// "sslmode=require"), or "" when it sets none.
+func tlsParam(t *Target) string {
+	for _, k := range []string{"tls", "sslmode"} {
+		if v, ok := t.Params[k]; ok {
+			return k + "=" + v
+		}
+	}
+	return ""
+}
+
+// tlsRefused reports a driver's error for a server that does not offer
+// the TLS the URL requires (go-sql-driver/mysql ErrNoTLS; pgx when the
+// server answers the SSL request with no).
+func tlsRefused(err error) bool {
+	return errors.Is(err, mysql.ErrNoTLS) || strings.Contains(err.Error(), "server refused TLS connection")
+}
