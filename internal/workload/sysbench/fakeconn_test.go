@@ -68,6 +68,9 @@ func (s *fakeStmt) Exec(_ context.Context, _ ...any) (int64, error) {
 }
 func (s *fakeStmt) Query(_ context.Context, _ ...any) (target.Rows, error) {
 	s.c.log = append(s.c.log, s.sql)
+	if s.c.failOn != "" && strings.Contains(s.sql, s.c.failOn) {
+		return nil, s.c.failErr
+	}
 	return &fakeRows{}, nil
 }
 func (s *fakeStmt) QueryRow(_ context.Context, _ []any, _ ...any) error {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
+
 	"benchpress/internal/metrics"
 	"benchpress/internal/target"
 )
@@ -181,5 +183,39 @@ func TestTablePerGroup(t *testing.T) {
 		if len(tables) != 1 {
 			t.Fatalf("point selects of one event hit %v", tables)
 		}
+	}
+}
+
+// A failed statement's error names its step (error_samples show where an
+// event failed) and keeps the server's error for classification.
+func TestErrorNamesTheStep(t *testing.T) {
+	boom := &mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded; try restarting transaction"}
+	for _, tc := range []struct {
+		test, failOn, want string
+	}{
+		{PointSelect, "SELECT c FROM", "point select: Error 1205"},
+		{ReadWrite, "BETWEEN", "simple range: Error 1205"},
+		{ReadWrite, "SET k=k+1", "index update: Error 1205"},
+		{ReadWrite, "SET c=?", "non-index update: Error 1205"},
+		{ReadWrite, "DELETE", "delete/insert: delete: Error 1205"},
+		{ReadWrite, "INSERT", "delete/insert: insert: Error 1205"},
+		{Delete, "DELETE", "delete: Error 1205"},
+		{Insert, "INSERT", "insert: Error 1205"},
+	} {
+		t.Run(tc.test+"/"+tc.failOn, func(t *testing.T) {
+			w, err := New(tc.test, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn := &fakeConn{kind: target.MySQL, failOn: tc.failOn, failErr: boom}
+			term, _ := w.NewTerminal(context.Background(), 0, 1, conn)
+			_, err = term.Exec(context.Background(), 0)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %q, want it to start with %q", err, tc.want)
+			}
+			if target.Classify(err) != target.ClassLockTimeout || target.ErrorCode(err) != "1205" {
+				t.Errorf("class %v code %q, want lock_timeout 1205", target.Classify(err), target.ErrorCode(err))
+			}
+		})
 	}
 }

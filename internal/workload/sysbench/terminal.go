@@ -2,6 +2,7 @@ package sysbench
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -116,14 +117,14 @@ func (t *terminal) event(ctx context.Context) error {
 				id, k := t.id(), t.id()
 				t.a1[0] = id
 				if err = t.exec(ctx, st[skDelete], t.a1[:]); err != nil {
-					break
+					return fmt.Errorf("%s: delete: %w", stepNames[s.kind], err)
 				}
 				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = id, k, t.str(cTemplate), t.str(padTemplate)
 				t.pairInsert = true
-				err = t.exec(ctx, st[skInsert], t.a4[:])
-				if err == nil {
-					t.pairInsert = false
+				if err = t.exec(ctx, st[skInsert], t.a4[:]); err != nil {
+					return fmt.Errorf("%s: insert: %w", stepNames[s.kind], err)
 				}
+				t.pairInsert = false
 			}
 		case stDelete:
 			st := t.table()
@@ -143,10 +144,18 @@ func (t *terminal) event(ctx context.Context) error {
 			}
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", stepNames[s.kind], err)
 		}
 	}
 	return nil
+}
+
+// stepNames name the statement steps in error messages ("point select:
+// Error 1205 ...").
+var stepNames = [...]string{
+	stBegin: "begin", stCommit: "commit", stPoint: "point select", stSimple: "simple range",
+	stSum: "sum range", stOrder: "order range", stDistinct: "distinct range", stIndexUpdate: "index update",
+	stNonIndexUpdate: "non-index update", stDeleteInsert: "delete/insert", stDelete: "delete", stInsert: "insert",
 }
 
 var rangeStmt = [...]stmtKind{stSimple: skSimple, stSum: skSum, stOrder: skOrder, stDistinct: skDistinct}

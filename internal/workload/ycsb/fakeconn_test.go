@@ -2,6 +2,7 @@ package ycsb
 
 import (
 	"context"
+	"strings"
 
 	"benchpress/internal/target"
 )
@@ -12,6 +13,8 @@ type fakeConn struct {
 	log      []string
 	rows     int
 	affected int64
+	failOn   string // statements starting with this fail with failErr
+	failErr  error
 }
 
 type fakeStmt struct {
@@ -31,10 +34,16 @@ func (c *fakeConn) Prepare(_ context.Context, sql string) (target.Stmt, error) {
 }
 func (c *fakeConn) Exec(_ context.Context, sql string, _ ...any) (int64, error) {
 	c.log = append(c.log, sql)
+	if c.failOn != "" && strings.HasPrefix(sql, c.failOn) {
+		return 0, c.failErr
+	}
 	return c.affected, nil
 }
 func (c *fakeConn) Query(_ context.Context, sql string, _ ...any) (target.Rows, error) {
 	c.log = append(c.log, sql)
+	if c.failOn != "" && strings.HasPrefix(sql, c.failOn) {
+		return nil, c.failErr
+	}
 	return &fakeRows{c.rows}, nil
 }
 func (c *fakeConn) Begin(context.Context, bool) error { return nil }

@@ -2,6 +2,7 @@ package ycsb
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"benchpress/internal/metrics"
@@ -48,13 +49,17 @@ func (t *terminal) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 		key := t.nextKey()
 		rc, err = t.doRead(ctx, key)
 		t.count(OpRead, rc, err)
-		if err == nil {
+		if err != nil {
+			err = fmt.Errorf("read: %w", err) // which of the two statements failed
+		} else {
 			urc, uerr := t.doUpdate(ctx, key)
 			t.count(OpUpdate, urc, uerr)
 			if rc == rcOK {
 				rc = urc
 			}
-			err = uerr
+			if uerr != nil {
+				err = fmt.Errorf("update: %w", uerr)
+			}
 		}
 	}
 	t.count(op, rc, err)

@@ -4,6 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"benchpress/internal/target"
 )
 
 func newTerm(t *testing.T, p Props, conn *fakeConn) (*Workload, *terminal) {
@@ -109,5 +113,22 @@ func TestKeysWithinAcknowledged(t *testing.T) {
 				t.Errorf("only %d distinct keys", len(seen))
 			}
 		})
+	}
+}
+
+// A failed read-modify-write names the statement that failed; the error
+// keeps the server's code for classification.
+func TestReadModifyWriteErrorNamesTheStatement(t *testing.T) {
+	boom := &mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock; try restarting transaction"}
+	for _, tc := range []struct{ failOn, want string }{
+		{"SELECT", "read: Error 1213"},
+		{"UPDATE", "update: Error 1213"},
+	} {
+		p, _ := Properties("f")
+		_, term := newTerm(t, p, &fakeConn{rows: 1, affected: 1, failOn: tc.failOn, failErr: boom})
+		_, err := term.Exec(context.Background(), OpReadModifyWrite)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || target.Classify(err) != target.ClassDeadlock {
+			t.Errorf("%s fails: error %v, want %q... of class deadlock", tc.failOn, err, tc.want)
+		}
 	}
 }
