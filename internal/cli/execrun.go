@@ -165,6 +165,9 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 	if sm, ok := spec.Workload.(workload.Summarizer); ok {
 		sm.Summarize(run, cum)
 	}
+	if ts, ok := spec.Workload.(workload.TerminalSummarizer); ok {
+		ts.SummarizeTerminals(run, res.PerTerminalEvents())
+	}
 	return run
 }
 

@@ -27,8 +27,9 @@ type wrapped struct {
 }
 
 var (
-	_ workload.Summarizer  = (*wrapped)(nil)
-	_ workload.StmtCounter = (*wrapped)(nil)
+	_ workload.Summarizer         = (*wrapped)(nil)
+	_ workload.StmtCounter        = (*wrapped)(nil)
+	_ workload.TerminalSummarizer = (*wrapped)(nil)
 )
 
 func (w *wrapped) Ops() []string    { return w.inner.Ops() }
@@ -50,6 +51,12 @@ func (w *wrapped) ConcurrentTerminals() bool {
 func (w *wrapped) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if s, ok := w.inner.(workload.Summarizer); ok {
 		s.Summarize(r, cum)
+	}
+}
+
+func (w *wrapped) SummarizeTerminals(r *results.Run, events []int64) {
+	if s, ok := w.inner.(workload.TerminalSummarizer); ok {
+		s.SummarizeTerminals(r, events)
 	}
 }
 

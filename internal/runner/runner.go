@@ -51,6 +51,10 @@ type Result struct {
 	// ConnectTime is how long the start took: opening every session and
 	// preparing every terminal's statements, until Started.
 	ConnectTime time.Duration
+	// FailedPerTerminal is each terminal's failed attempts counted in the
+	// measurement window (not retries), by terminal number: with
+	// PerTerminal, PerTerminalEvents.
+	FailedPerTerminal []int64
 	// PerTerminal is each terminal's attempts counted in the measurement
 	// window (successes, spec rollbacks, failures; not retries), by
 	// terminal number.
@@ -63,6 +67,21 @@ func (r *Result) MeasuredSeconds() float64 {
 		return 0
 	}
 	return r.MeasureTo.Sub(r.MeasureFrom).Seconds()
+}
+
+// PerTerminalEvents is each terminal's successful operations (spec
+// rollbacks included) in the measurement window, by terminal number:
+// PerTerminal without the failed attempts. It is what sysbench calls a
+// thread's events.
+func (r *Result) PerTerminalEvents() []int64 {
+	out := make([]int64, len(r.PerTerminal))
+	for i, n := range r.PerTerminal {
+		if i < len(r.FailedPerTerminal) {
+			n -= r.FailedPerTerminal[i]
+		}
+		out[i] = max(n, 0) // a terminal still running after the final tick (never joined)
+	}
+	return out
 }
 
 // Tick is one second of the run, summarized when it ended (histograms are
@@ -166,6 +185,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		pacer = newRatePacer(res.Started, cfg.Rate, cfg.Poisson, cfg.Seed)
 	}
 	samples := newErrorSamples(wl.Ops())
+	failed := make([]atomic.Int64, len(terms))
 	stop := newFatalStop()
 	open := &openLoop{}
 	if cfg.Warmup == 0 {
@@ -180,7 +200,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
 			reconnects: &reconnects, reconnectFails: &reconnectFails, pacer: pacer, budget: budget,
-			samples: samples, stop: stop, open: open,
+			samples: samples, stop: stop, open: open, failed: &failed[i],
 		}
 		wg.Add(1)
 		go func() {
@@ -279,6 +299,10 @@ loop:
 		}
 	}
 	res.Fatal = stop.err()
+	res.FailedPerTerminal = make([]int64, len(failed))
+	for i := range failed {
+		res.FailedPerTerminal[i] = failed[i].Load()
+	}
 	res.ErrorSamples = samples.list()
 	res.ReconnectFailures = reconnectFails.Load()
 	res.Late, res.StartedOps = open.late.Load(), open.started.Load()

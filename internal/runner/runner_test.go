@@ -358,3 +358,41 @@ func TestRetriesClassified(t *testing.T) {
 		})
 	}
 }
+
+// TestPerTerminalEvents: a terminal's events are its successful operations
+// in the window, its failed attempts left out (sysbench's threads
+// fairness counts events, and a failing terminal has done no work).
+func TestPerTerminalEvents(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		failEvery int64
+	}{
+		{"no failures", 0},
+		{"every third fails", 3},
+		{"all fail", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wl := &fakeWL{service: time.Millisecond, failEvery: tc.failEvery}
+			res, err := Run(context.Background(), Config{Terminals: 3, Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond}, wl, &fakeDialer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Cumulative.Counts[0]
+			ev := res.PerTerminalEvents()
+			if len(ev) != 3 || len(res.FailedPerTerminal) != 3 {
+				t.Fatalf("events %v, failed %v: want 3 terminals", ev, res.FailedPerTerminal)
+			}
+			var events, failed int64
+			for i := range ev {
+				events += ev[i]
+				failed += res.FailedPerTerminal[i]
+				if ev[i]+res.FailedPerTerminal[i] != res.PerTerminal[i] {
+					t.Errorf("terminal %d: %d events + %d failed != %d attempts", i+1, ev[i], res.FailedPerTerminal[i], res.PerTerminal[i])
+				}
+			}
+			if events != c.OK+c.Rollback || failed != c.Errors() {
+				t.Errorf("events %d, failed %d; window has %d ok, %d errors", events, failed, c.OK+c.Rollback, c.Errors())
+			}
+		})
+	}
+}

@@ -31,7 +31,8 @@ type worker struct {
 	samples        *errorSamples
 	stop           *fatalStop
 	open           *openLoop
-	lastYield      time.Time // Config.YieldEvery
+	failed         *atomic.Int64 // this terminal's failed attempts in the measurement window
+	lastYield      time.Time     // Config.YieldEvery
 }
 
 // loop runs transactions until soft ends. Sleeps and reconnects follow soft;
@@ -101,6 +102,9 @@ func (w *worker) loop(soft, hard context.Context) {
 			class = target.Classify(err)
 			outcome = metrics.Failed
 			w.samples.add(op, class, err)
+			if phase == metrics.Measure {
+				w.failed.Add(1)
+			}
 			if class.Fatal() {
 				w.stop.trigger(err)
 			}

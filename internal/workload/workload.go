@@ -59,6 +59,14 @@ type Summarizer interface {
 	Summarize(r *results.Run, cum *metrics.Snapshot)
 }
 
+// TerminalSummarizer is implemented by workloads that report how the
+// window's work spread over their own terminals (sysbench's threads
+// fairness): events holds each terminal's successful operations in the
+// measurement window, spec rollbacks included, failed attempts not.
+type TerminalSummarizer interface {
+	SummarizeTerminals(r *results.Run, events []int64)
+}
+
 // StmtCounter is implemented by workloads that know how many statement round
 // trips an op costs on average; used to report driver CPU per statement.
 type StmtCounter interface {

@@ -126,10 +126,10 @@ func printReport(w io.Writer, run *results.Run, pcts []float64) {
 		}
 		lat("sum:", ms(h.Mean()*float64(h.TotalCount())))
 	}
-	if t := run.Terminals; t != nil {
+	if f := fairnessLine(run); f != "" {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Threads fairness:")
-		kv(4, "events (avg/stddev):", fmt.Sprintf("%.4f/%.2f", t.Mean, t.Stddev))
+		kv(4, "events (avg/stddev):", f)
 		console.StalledLine(w, run)
 	}
 	console.DriverLine(w, run)
@@ -138,4 +138,33 @@ func printReport(w io.Writer, run *results.Run, pcts []float64) {
 // pctName renders 95 as "95th", 99.9 as "99.9th".
 func pctName(p float64) string {
 	return strconv.FormatFloat(p, 'f', -1, 64) + "th"
+}
+
+// fairnessLine is sysbench's "events (avg/stddev)": each thread's events
+// (failed ones are not events) averaged over all threads. A merged result
+// or an older file has no per-thread events: the average is then the
+// events over the threads, and the standard deviation that of the
+// attempts per terminal when no event failed (else "-", unknown).
+func fairnessLine(run *results.Run) string {
+	switch sb := run.Extra["sysbench"].(type) {
+	case *Summary:
+		if sb.Fairness != nil {
+			return fmt.Sprintf("%.4f/%.2f", sb.Fairness.EventsAvg, sb.Fairness.EventsStddev)
+		}
+	case map[string]any: // read back from a file
+		if f, ok := sb["threads_fairness"].(map[string]any); ok {
+			avg, _ := f["events_avg"].(float64)
+			sd, _ := f["events_stddev"].(float64)
+			return fmt.Sprintf("%.4f/%.2f", avg, sd)
+		}
+	}
+	t := run.Terminals
+	if t == nil || t.Count == 0 {
+		return ""
+	}
+	sd := "-"
+	if run.Summary.Errors == 0 {
+		sd = fmt.Sprintf("%.1f", t.Stddev) // Terminals keeps one decimal
+	}
+	return fmt.Sprintf("%.4f/%s", float64(run.Summary.Transactions)/float64(t.Count), sd)
 }

@@ -1,6 +1,8 @@
 package sysbench
 
 import (
+	"math"
+
 	"benchpress/internal/metrics"
 	"benchpress/internal/results"
 )
@@ -18,6 +20,51 @@ type Summary struct {
 	RandType        string             `json:"rand_type"`
 	Reconnects      int64              `json:"reconnects"`
 	Test            string             `json:"test"`
+	// Fairness is sysbench's "threads fairness" (SummarizeTerminals);
+	// absent from a merged result and from files written before it.
+	Fairness *Fairness `json:"threads_fairness,omitempty"`
+}
+
+// Fairness is how the window's events spread over the threads, as
+// sysbench defines it: the mean over all threads (those that completed
+// nothing included) of each thread's events, and their standard deviation
+// (population). Failed events are not events.
+type Fairness struct {
+	Threads      int     `json:"threads"`
+	EventsAvg    float64 `json:"events_avg"`
+	EventsStddev float64 `json:"events_stddev"`
+}
+
+// SummarizeTerminals implements workload.TerminalSummarizer: the threads
+// fairness from each thread's events in the window. It needs Summarize's
+// figures (Run.Extra["sysbench"]) and does nothing without them.
+func (w *Workload) SummarizeTerminals(r *results.Run, events []int64) {
+	sb, ok := r.Extra["sysbench"].(*Summary)
+	if !ok || len(events) == 0 {
+		return
+	}
+	sb.Fairness = fairnessOf(events)
+}
+
+// fairnessOf computes Fairness over every thread in events.
+func fairnessOf(events []int64) *Fairness {
+	n := float64(len(events))
+	var sum float64
+	for _, e := range events {
+		sum += float64(e)
+	}
+	avg := sum / n
+	var sq float64
+	for _, e := range events {
+		d := float64(e) - avg
+		sq += d * d
+	}
+	return &Fairness{Threads: len(events), EventsAvg: round(avg, 4), EventsStddev: round(math.Sqrt(sq/n), 2)}
+}
+
+func round(v float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
 }
 
 // Summarize fills Summary.QPS and Run.Extra with sysbench's final-report
