@@ -43,7 +43,7 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 		}
 		run.Rate = rf
 	}
-	run.Terminals = results.TerminalsOf(res.PerTerminal, cfg.Rate == 0 && !cfg.Wait)
+	run.Terminals = results.TerminalsOf(res.PerTerminal, res.LongestIdle, res.MeasuredSeconds(), cfg.Rate == 0 && !cfg.Wait)
 	// The outage criterion is the judge's default (results.DefaultOutageS),
 	// never derived from --report-interval: that flag only sets how often
 	// the live line is printed, and at its default of 10 s a 19 s stall

@@ -472,3 +472,123 @@ func TestStalledTerminalsMakeRunDegraded(t *testing.T) {
 		})
 	}
 }
+
+// TestPartlyStalledTerminalsMakeRunDegraded: warehouse 1's row held for
+// about 5 s of a 10 s window stops its home terminals in Payment for that
+// long; they complete transactions before and after, so they are not
+// idle for the whole window, yet the run is degraded, names them with
+// their stretch and exits 11.
+func TestPartlyStalledTerminalsMakeRunDegraded(t *testing.T) {
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_sock")
+			url := urlOf(tg)
+			ensureTPCC(t, tg, url, 2)
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			ctx := context.Background()
+			// The window runs from about 1.3 s to 11.3 s; the row is held
+			// from 3 s to 8 s.
+			held := make(chan error, 1)
+			hold := time.AfterFunc(3*time.Second, func() {
+				if err := admin.Begin(ctx, true); err != nil {
+					held <- err
+					return
+				}
+				_, err := admin.Exec(ctx, "UPDATE warehouse SET w_ytd = w_ytd WHERE w_id = 1")
+				held <- err
+				time.Sleep(5 * time.Second)
+				_ = admin.Rollback(context.Background())
+			})
+			defer hold.Stop()
+			js := filepath.Join(t.TempDir(), "r.json")
+			out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "4",
+				"--warmup", "1s", "--duration", "10s", "--report-interval", "0", "--no-watch", "--json", js)
+			if err := <-held; err != nil {
+				t.Fatal(err)
+			}
+			r := readResult(t, js)
+			tm := r.Terminals
+			reasons := strings.Join(r.VerdictReasons, "\n")
+			if code != ExitDegraded || tm == nil || tm.Stalled != 2 || tm.StalledPartly != 2 || len(tm.StalledForS) != 2 ||
+				tm.StalledForS[0] < 3 || tm.StalledForS[0] > 6 || tm.Min == 0 ||
+				!strings.Contains(reasons, "stalled terminals: 2 of 4 completed nothing for up to") {
+				t.Fatalf("exit %d terminals %+v verdict %q %s\n%s%s", code, tm, r.Verdict, reasons, out, errs)
+			}
+			t.Logf("%s", reasons)
+			if !strings.Contains(out, "2 of 4 terminals completed nothing for a long stretch of the window") {
+				t.Errorf("summary does not name the stalled terminals:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestLostConnectionsMakeRunDegraded: every session of the database
+// terminated by an administrator mid-window (the terminals re-open theirs
+// and go on, success stays above 99 %) degrades the run with the count and
+// the server's text and exits 11; the watch's own session, killed too,
+// leaves a note that the commit check could not be made.
+func TestLostConnectionsMakeRunDegraded(t *testing.T) {
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			tg := testdb.For(t, kind, "cli_lost")
+			url := urlOf(tg)
+			ensureTPCC(t, tg, url, 1)
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			ctx := context.Background()
+			killed := make(chan int, 1)
+			kill := time.AfterFunc(3*time.Second, func() { killed <- killSessions(t, ctx, kind, admin) })
+			defer kill.Stop()
+			js := filepath.Join(t.TempDir(), "r.json")
+			out, errs, code := runCLI(t, nil, "tpcc", "run", "--target", url, "--terminals", "4",
+				"--warmup", "1s", "--duration", "5s", "--report-interval", "0", "--json", js)
+			n := <-killed
+			r := readResult(t, js)
+			reasons := strings.Join(r.VerdictReasons, "\n")
+			if n < 4 || code != ExitDegraded || r.Verdict != results.VerdictDegraded ||
+				!strings.Contains(reasons, "lost connections: ") || !strings.Contains(reasons, "session(s) lost in the measurement window") ||
+				!strings.Contains(reasons, "; first: ") {
+				t.Fatalf("killed %d: exit %d verdict %q %s\n%s%s", n, code, r.Verdict, reasons, out, errs)
+			}
+			t.Logf("killed %d: %s; notes %q", n, reasons, r.Notes)
+			if !strings.Contains(out, "lost connections: ") {
+				t.Errorf("the console does not show the reason:\n%s", out)
+			}
+			notes := strings.Join(r.Notes, "\n")
+			if !strings.Contains(notes, "the commit check could not be made") {
+				t.Errorf("no note on the commit check: %q", notes)
+			}
+		})
+	}
+}
+
+// killSessions ends every other session on admin's database, as an
+// administrator would; it returns how many.
+func killSessions(t *testing.T, ctx context.Context, kind target.Kind, admin target.Conn) int {
+	list := "SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()"
+	if kind == target.Postgres {
+		list = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+	}
+	rows, err := admin.Query(ctx, list)
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	for _, id := range ids {
+		kill := fmt.Sprintf("KILL %d", id)
+		if kind == target.Postgres {
+			kill = fmt.Sprintf("SELECT pg_terminate_backend(%d)", id)
+		}
+		if _, err := admin.Exec(ctx, kill); err != nil {
+			t.Log(err)
+		}
+	}
+	return len(ids)
+}

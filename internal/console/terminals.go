@@ -21,8 +21,9 @@ func TerminalsLine(w io.Writer, r *results.Run) {
 	StalledLine(w, r)
 }
 
-// StalledLine writes which terminals completed no transaction in the
-// window, and whether the verdict counts it; nothing when none.
+// StalledLine writes which terminals stalled (completed no transaction in
+// the window, or none for a long stretch of it, with the stretch), and
+// whether the verdict counts it; nothing when none.
 func StalledLine(w io.Writer, r *results.Run) {
 	t := r.Terminals
 	if t == nil || t.Stalled == 0 {
@@ -32,6 +33,10 @@ func StalledLine(w io.Writer, r *results.Run) {
 	judged := "STALLED"
 	if !t.StallJudged {
 		judged = "(not judged: think times, a target rate or too few transactions per " + noun + ")"
+	}
+	if t.StalledPartly > 0 {
+		fmt.Fprintf(w, "%d of %d %ss completed nothing for a long stretch of the window: %s %s\n", t.Stalled, t.Count, noun, t.StalledStretches(), judged)
+		return
 	}
 	fmt.Fprintf(w, "%d of %d %ss completed no transaction in the window: %s %s\n", t.Stalled, t.Count, noun, t.StalledList(), judged)
 }

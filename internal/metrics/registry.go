@@ -30,6 +30,11 @@ type Registry struct {
 	// rollbacks and failures; not retries): the window's transactions
 	// per terminal.
 	done []int64
+	// tickDone is each recorder's measured attempts in the last Tick;
+	// idle and longestIdle are its current and longest stretch of the
+	// measurement window without one, in seconds (Idle).
+	tickDone          []int64
+	idle, longestIdle []float64
 }
 
 // NewRegistry creates a registry for the named operation types and extra
@@ -43,10 +48,11 @@ func NewRegistry(ops, extras []string, workers int) *Registry {
 	n := max(workers, 1)
 	r := &Registry{
 		ops: ops, extras: extras,
-		recs: make([]*Recorder, n),
-		done: make([]int64, n),
-		cum:  NewSnapshot(len(ops), len(extras)),
-		iv:   NewSnapshot(len(ops), len(extras)),
+		recs:     make([]*Recorder, n),
+		done:     make([]int64, n),
+		tickDone: make([]int64, n), idle: make([]float64, n), longestIdle: make([]float64, n),
+		cum: NewSnapshot(len(ops), len(extras)),
+		iv:  NewSnapshot(len(ops), len(extras)),
 	}
 	for i := range r.recs {
 		r.recs[i] = &Recorder{reg: r, cur: newBuffer(len(extras)), spare: newBuffer(len(extras))}
@@ -85,7 +91,9 @@ func (r *Registry) Tick() *Snapshot {
 	iv.Reset()
 	for i, rec := range r.recs {
 		b := rec.swap()
-		r.done[i] += r.fold(iv, b)
+		n := r.fold(iv, b)
+		r.done[i] += n
+		r.tickDone[i] = n
 		b.reset()
 		rec.spare = b
 	}
@@ -119,6 +127,31 @@ func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts int64) {
 // created): how the window's transactions spread over the terminals. Call
 // it from the goroutine that calls Tick.
 func (r *Registry) PerRecorder() []int64 { return append([]int64(nil), r.done...) }
+
+// Idle accounts the last Tick as dt seconds of the measurement window: a
+// recorder whose last Tick folded no measured attempt has its idle stretch
+// lengthened by dt (and its longest stretch raised to it), the others'
+// stretch ends. Call it after Tick, from the same goroutine, only for
+// ticks inside the window (not for warm-up ticks, nor for the drain after
+// the window closed, whose completions count in the window but whose
+// length does not). Per tick and recorder, never per sample.
+func (r *Registry) Idle(dt float64) {
+	for i, n := range r.tickDone {
+		if n > 0 {
+			r.idle[i] = 0
+			continue
+		}
+		r.idle[i] += dt
+		r.longestIdle[i] = max(r.longestIdle[i], r.idle[i])
+	}
+}
+
+// LongestIdle returns a copy of each recorder's longest stretch of the
+// measurement window, in seconds, without a measured attempt, as
+// accounted by Idle (whole ticks: a stretch of n seconds means no
+// completion for at least that long). Call it from the goroutine that
+// calls Tick.
+func (r *Registry) LongestIdle() []float64 { return append([]float64(nil), r.longestIdle...) }
 
 // add counts one sample in d.
 func add(d *Snapshot, s sample) {

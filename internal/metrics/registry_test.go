@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -194,4 +195,40 @@ func mul2(a [errclass.Num]int64) [errclass.Num]int64 {
 		a[i] *= 2
 	}
 	return a
+}
+
+// TestIdle: each recorder's longest stretch of window ticks without a
+// measured attempt; a retry or a warm-up sample is no completion.
+func TestIdle(t *testing.T) {
+	tests := []struct {
+		name string
+		// per tick, which recorders complete a measured attempt
+		ticks [][]bool
+		want  []float64
+	}{
+		{"busy", [][]bool{{true, true}, {true, true}}, []float64{0, 0}},
+		{"idle all along", [][]bool{{true, false}, {true, false}, {true, false}}, []float64{0, 3}},
+		{"longest of two stretches", [][]bool{{false, false}, {true, false}, {false, true}, {false, false}, {false, true}}, []float64{3, 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRegistry([]string{"a"}, nil, 2)
+			r.SetPhase(Measure)
+			for _, tick := range tc.ticks {
+				for i, done := range tick {
+					if done {
+						r.Recorder(i).Record(0, time.Millisecond, OK, errclass.None, nil)
+					} else {
+						r.Recorder(i).AddRetry(0, errclass.Deadlock)
+						r.Recorder(i).RecordIn(Warmup, 0, time.Millisecond, OK, errclass.None, nil)
+					}
+				}
+				r.Tick()
+				r.Idle(1)
+			}
+			if got := r.LongestIdle(); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("longest idle %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -10,17 +10,22 @@ import (
 // (sysbench's "threads fairness"): attempts per terminal (successes, spec
 // rollbacks and failures, not retries), their mean and standard deviation,
 // the least and the most loaded terminal (numbered from 1), and the
-// terminals that completed nothing in the window.
+// stalled terminals.
 //
 // A closed-loop terminal without keying and think times (no --wait, no
-// --rate) that completes nothing for a whole window is stuck: in a lock
-// wait, on a hung session, behind a proxy that stopped serving its
-// connection. The run's throughput is then that of fewer terminals than
-// it claims, and Judge degrades it (StallJudged). With think times or a
-// target rate, or when a terminal's expected count is small (fewer than
-// stallMinMean transactions per terminal: 2048 terminals on 4 warehouses
-// do about one each a second), a terminal may legitimately have nothing in
-// the window, so Stalled is reported but not judged.
+// --rate) that completes nothing for a whole window, or for a stretch of
+// it far longer than its transactions take, is stuck: in a lock wait, on a
+// hung session, behind a proxy that stopped serving its connection. The
+// run's throughput is then that of fewer terminals than it claims, and
+// Judge degrades it (StallJudged). A terminal is stalled when it completed
+// nothing in the window, or (judged runs only) when its longest stretch of
+// the window without a completion is at least stallMinS seconds and at
+// least stallMeanGaps times the window's mean time between a terminal's
+// completions (window / Mean). With think times or a target rate, or when
+// a terminal's expected count is small (fewer than stallMinMean
+// transactions per terminal: 2048 terminals on 4 warehouses do about one
+// each a second), a terminal may legitimately have nothing in the window,
+// so terminals without a completion are reported but not judged.
 type Terminals struct {
 	Count       int     `json:"count"`
 	Mean        float64 `json:"mean"`
@@ -31,9 +36,16 @@ type Terminals struct {
 	Max         int64   `json:"max"`
 	MaxTerminal int     `json:"max_terminal"`
 	Stalled     int     `json:"stalled"`
-	// StalledTerminals are the first maxStalledListed stalled terminals.
-	StalledTerminals []int `json:"stalled_terminals,omitempty"`
-	StallJudged      bool  `json:"stall_judged"`
+	// StalledTerminals are the first maxStalledListed stalled terminals;
+	// StalledForS their longest stretch of the window without a
+	// completion, in seconds (the whole window for one that completed
+	// nothing; absent in files from before the field).
+	StalledTerminals []int     `json:"stalled_terminals,omitempty"`
+	StalledForS      []float64 `json:"stalled_for_s,omitempty"`
+	// StalledPartly counts the stalled terminals that completed something
+	// in the window but stopped for a stretch of it.
+	StalledPartly int  `json:"stalled_partly,omitempty"`
+	StallJudged   bool `json:"stall_judged"`
 }
 
 // maxStalledListed bounds Terminals.StalledTerminals.
@@ -44,10 +56,22 @@ const maxStalledListed = 10
 // transaction times without completing one.
 const stallMinMean = 20
 
-// TerminalsOf summarizes the per-terminal counts (index i is terminal i+1);
-// nil when there are none. closedLoop (no think times, no target rate) and
-// a mean of at least stallMinMean set StallJudged.
-func TerminalsOf(counts []int64, closedLoop bool) *Terminals {
+// Partial stalls: a terminal that completed something is stalled when its
+// longest stretch without a completion is at least stallMinS seconds and
+// stallMeanGaps mean times between its completions. At 20 transactions per
+// terminal in a 60 s window (stallMinMean) that is 30 s; at thousands, 2 s.
+const (
+	stallMinS     = 2
+	stallMeanGaps = 10
+)
+
+// TerminalsOf summarizes the per-terminal counts (index i is terminal i+1)
+// and longest stretches of the windowS-second window without a completion
+// (idle, seconds; nil when not measured: only terminals without a
+// completion can then be stalled); nil when there are no terminals.
+// closedLoop (no think times, no target rate) and a mean of at least
+// stallMinMean set StallJudged.
+func TerminalsOf(counts []int64, idle []float64, windowS float64, closedLoop bool) *Terminals {
 	if len(counts) == 0 {
 		return nil
 	}
@@ -61,15 +85,30 @@ func TerminalsOf(counts []int64, closedLoop bool) *Terminals {
 		if c > t.Max {
 			t.Max, t.MaxTerminal = c, i+1
 		}
-		if c == 0 {
-			t.Stalled++
-			if len(t.StalledTerminals) < maxStalledListed {
-				t.StalledTerminals = append(t.StalledTerminals, i+1)
-			}
-		}
 	}
 	t.Mean = sum / float64(len(counts))
 	t.StallJudged = closedLoop && t.Mean >= stallMinMean
+	partly := math.Inf(1) // the shortest partial stall judged
+	if t.StallJudged && windowS > 0 {
+		partly = math.Max(stallMinS, stallMeanGaps*windowS/t.Mean)
+	}
+	for i, c := range counts {
+		var stretch float64
+		switch {
+		case c == 0:
+			stretch = windowS
+		case i < len(idle) && idle[i] >= partly:
+			stretch = idle[i]
+			t.StalledPartly++
+		default:
+			continue
+		}
+		t.Stalled++
+		if len(t.StalledTerminals) < maxStalledListed {
+			t.StalledTerminals = append(t.StalledTerminals, i+1)
+			t.StalledForS = append(t.StalledForS, math.Round(10*stretch)/10)
+		}
+	}
 	var sq float64
 	for _, c := range counts {
 		d := float64(c) - t.Mean
@@ -117,9 +156,13 @@ func mergeTerminals(parts []*Run) *Terminals {
 			out.StallJudged = out.StallJudged && t.StallJudged
 		}
 		out.Stalled += t.Stalled
-		for _, s := range t.StalledTerminals {
+		out.StalledPartly += t.StalledPartly
+		for i, s := range t.StalledTerminals {
 			if len(out.StalledTerminals) < maxStalledListed {
 				out.StalledTerminals = append(out.StalledTerminals, s+offset)
+				if i < len(t.StalledForS) {
+					out.StalledForS = append(out.StalledForS, t.StalledForS[i])
+				}
 			}
 		}
 		offset += t.Count
@@ -132,13 +175,57 @@ func mergeTerminals(parts []*Run) *Terminals {
 }
 
 // StalledReason is the verdict's line for stalled terminals ("" when none
-// or not judged).
+// or not judged): when some completed something, how long they completed
+// nothing, per terminal; else that they completed nothing in the window.
 func (t *Terminals) StalledReason(windowS float64) string {
 	if t == nil || t.Stalled == 0 || !t.StallJudged {
 		return ""
 	}
+	if t.StalledPartly > 0 {
+		return fmt.Sprintf("stalled terminals: %d of %d completed nothing for %s of the %.0f s window (%s: a lock wait or a hung session)",
+			t.Stalled, t.Count, t.longestStall(), windowS, t.stalledWithStretch())
+	}
 	return fmt.Sprintf("stalled terminals: %d of %d completed no transaction in the %.0f s window (terminal %s: a lock wait or a hung session); the throughput is that of %d terminals",
 		t.Stalled, t.Count, windowS, t.StalledList(), t.Count-t.Stalled)
+}
+
+// longestStall is "17 s" for one stalled terminal, "up to 20 s" for several.
+func (t *Terminals) longestStall() string {
+	var longest float64
+	for _, s := range t.StalledForS {
+		longest = math.Max(longest, s)
+	}
+	if t.Stalled == 1 {
+		return fmt.Sprintf("%.0f s", longest)
+	}
+	return fmt.Sprintf("up to %.0f s", longest)
+}
+
+// stalledWithStretch lists the stalled terminals: "terminal 5" for one,
+// "terminals 5 (17 s), 6 (20 s)" for several ("..." when there are more
+// than StalledTerminals holds).
+func (t *Terminals) stalledWithStretch() string {
+	if t.Stalled == 1 && len(t.StalledTerminals) == 1 {
+		return fmt.Sprintf("terminal %d", t.StalledTerminals[0])
+	}
+	return "terminals " + t.StalledStretches()
+}
+
+// StalledStretches is the stalled terminals listed with their longest
+// stretch without a completion ("5 (17 s), 6 (20 s)", "..." when there are
+// more than StalledTerminals holds).
+func (t *Terminals) StalledStretches() string {
+	list := make([]string, len(t.StalledTerminals), len(t.StalledTerminals)+1)
+	for i, s := range t.StalledTerminals {
+		list[i] = fmt.Sprint(s)
+		if i < len(t.StalledForS) {
+			list[i] += fmt.Sprintf(" (%.0f s)", t.StalledForS[i])
+		}
+	}
+	if t.Stalled > len(list) {
+		list = append(list, "...")
+	}
+	return strings.Join(list, ", ")
 }
 
 // StalledList is the stalled terminals listed, "..." when there are more

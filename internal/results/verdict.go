@@ -86,9 +86,11 @@ func Outages(r *Run, minS float64) []Outage {
 // Judge sets r.Verdict and r.VerdictReasons: "failed" when the run was
 // stopped by a fatal error, nothing succeeded, or the success rate is below
 // c.MinSuccessPct; "degraded" when it was interrupted, had an outage,
-// closed-loop terminals completed nothing in the window (Terminals), a
-// check failed, or an open-loop run missed 95 % of its target rate; else
-// "ok". Every reason is one line a user can act on.
+// closed-loop terminals stalled (Terminals), sessions were lost in the
+// window or could not be re-opened (lostReason), the throughput was not in
+// steady state (SteadyReason), a check failed, or an open-loop run missed
+// 95 % of its target rate; else "ok". Every reason is one line a user can
+// act on.
 func Judge(r *Run, c Criteria) {
 	if c.MinSuccessPct <= 0 {
 		c.MinSuccessPct = DefaultMinSuccessPct
@@ -114,8 +116,11 @@ func Judge(r *Run, c Criteria) {
 	if reason := r.Terminals.StalledReason(s.DurationS); reason != "" {
 		degraded = append(degraded, reason)
 	}
-	if r.ReconnectFailures > 0 {
-		degraded = append(degraded, fmt.Sprintf("%d failed reconnect attempt(s) after lost connections", r.ReconnectFailures))
+	if reason := lostReason(r); reason != "" {
+		degraded = append(degraded, reason)
+	}
+	if reason := SteadyReason(r); reason != "" {
+		degraded = append(degraded, reason)
 	}
 	for _, ch := range r.Checks {
 		if !ch.Passed && !ch.NotJudged {
@@ -141,6 +146,57 @@ func Judge(r *Run, c Criteria) {
 		r.Verdict = VerdictOK
 	}
 	r.VerdictReasons = append(failed, degraded...)
+}
+
+// lostClass is the error class of a lost session (errclass names).
+const lostClass = "lost_connection"
+
+// lostReason is the verdict's line for lost sessions ("" when none): a
+// session lost in the measurement window (server restart, failover, a
+// proxy dropping connections, an administrator's kill) means the run did
+// not measure the steady service it claims, however high its success rate.
+// It says how many sessions were lost in the window (failed attempts of
+// class lost_connection: a terminal re-opens its session after each), how
+// many were re-opened over the run, the failed reconnect attempts, and the
+// server's own text of the first loss (firstLoss). Failed reconnect
+// attempts without a loss in the window (lost in warm-up) are a reason too.
+func lostReason(r *Run) string {
+	lost := r.ErrorsByClass[lostClass]
+	if lost == 0 {
+		if r.ReconnectFailures > 0 {
+			return fmt.Sprintf("%d failed reconnect attempt(s) after lost connections", r.ReconnectFailures)
+		}
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "lost connections: %d session(s) lost in the measurement window, %d re-opened", lost, r.Reconnects)
+	if r.ReconnectFailures > 0 {
+		fmt.Fprintf(&b, ", %d failed reconnect attempt(s)", r.ReconnectFailures)
+	}
+	if msg := firstLoss(r.ErrorSamples); msg != "" {
+		b.WriteString("; first: " + msg)
+	}
+	return b.String()
+}
+
+// firstLoss is the message of the first lost-connection sample that
+// carries a server error code (the server's own text: "terminating
+// connection due to administrator command", "Connection was killed"),
+// else of the first one (a transport error: EOF, reset); "" when none.
+func firstLoss(samples []ErrorSample) string {
+	first := ""
+	for _, es := range samples {
+		if es.Class != lostClass {
+			continue
+		}
+		if es.Code != "" {
+			return es.Message
+		}
+		if first == "" {
+			first = es.Message
+		}
+	}
+	return first
 }
 
 func classList(m map[string]int64) string {

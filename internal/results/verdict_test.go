@@ -51,6 +51,18 @@ func TestJudge(t *testing.T) {
 			Criteria{}, VerdictDegraded, "interrupted after 1.8 s"},
 		{"reconnect failures", Run{Status: "ok", ReconnectFailures: 3, Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{}, VerdictDegraded, "3 failed reconnect attempt(s)"},
+		// 32 sessions killed by an administrator, all re-opened: 99.85 %
+		// success is still not a good run.
+		{"lost connections", Run{Status: "ok", Reconnects: 32, ErrorsByClass: map[string]int64{"lost_connection": 32},
+			ErrorSamples: []ErrorSample{{Class: "deadlock", Message: "Deadlock found"},
+				{Class: "lost_connection", Op: "new_order", Message: "new_order: commit: unexpected EOF"},
+				{Class: "lost_connection", Code: "57P01", Op: "payment", Message: "payment: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"}},
+			Summary: Summary{Transactions: 21000, Errors: 32, SuccessRate: 99.85, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictDegraded, "lost connections: 32 session(s) lost in the measurement window, 32 re-opened; first: payment: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"},
+		{"lost connections not re-opened", Run{Status: "ok", Reconnects: 1, ReconnectFailures: 40, ErrorsByClass: map[string]int64{"lost_connection": 4},
+			ErrorSamples: []ErrorSample{{Class: "lost_connection", Op: "payment", Message: "payment: commit: unexpected EOF"}},
+			Summary:      Summary{Transactions: 21000, Errors: 4, SuccessRate: 99.9, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictDegraded, "lost connections: 4 session(s) lost in the measurement window, 1 re-opened, 40 failed reconnect attempt(s); first: payment: commit: unexpected EOF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

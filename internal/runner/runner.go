@@ -59,6 +59,10 @@ type Result struct {
 	// window (successes, spec rollbacks, failures; not retries), by
 	// terminal number.
 	PerTerminal []int64
+	// LongestIdle is each terminal's longest stretch of the measurement
+	// window, in seconds, without a completed attempt (whole one-second
+	// ticks; metrics.Registry.LongestIdle), by terminal number.
+	LongestIdle []float64
 }
 
 // MeasuredSeconds is the length of the measurement window actually run.
@@ -225,6 +229,11 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	}
 	rep := newReporter(&cfg, reg, res.Started)
 	lastTick := res.Started
+	// lastIdle is the end of the previous tick for the terminals' idle
+	// stretches (a folded tick still counts its own length); draining is
+	// set once the window has closed: the drain's completions count, its
+	// length does not.
+	lastIdle, draining := res.Started, false
 	// doTick closes one series interval. An interval shorter than
 	// minTick (a phase edge right after a regular tick, or the drain after
 	// the window closed) is folded into the previous one instead of being
@@ -234,6 +243,10 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		s := reg.Tick()
 		now := time.Now()
 		dur := now.Sub(lastTick).Seconds()
+		if measured && !draining {
+			reg.Idle(now.Sub(lastIdle).Seconds())
+		}
+		lastIdle = now
 		ops := summarizeTick(s)
 		if n := len(res.Series); n > 0 && dur < minTick.Seconds() {
 			foldTick(&res.Series[n-1], ops)
@@ -255,6 +268,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			res.MeasureTo = time.Now()
 		}
 		res.Interrupted = interrupted
+		draining = true
 		stopSoft()
 		grace := drainGrace
 		if interrupted {
@@ -313,6 +327,7 @@ loop:
 	res.Reconnects = reconnects.Load()
 	res.Cumulative = reg.Cumulative()
 	res.PerTerminal = reg.PerRecorder()
+	res.LongestIdle = reg.LongestIdle()
 	if res.MeasureTo.IsZero() {
 		res.MeasureTo = res.MeasureFrom
 	}

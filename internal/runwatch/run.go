@@ -143,13 +143,27 @@ func (w *Run) Finish(ctx context.Context, run *results.Run, from, to time.Time) 
 		defer cancel()
 		defer w.admin.Close()
 		run.Watch.Database = w.dbFigures(ctx, run)
-		if db := run.Watch.Database; db.CommitCheck == "disagree" {
-			run.AddNote("commit counts disagree: " + db.CommitNote)
-		}
+		run.AddNote(dbNote(run.Watch.Database))
 	}
 	for _, e := range w.errs {
 		run.AddNote(e)
 	}
+}
+
+// dbNote is the run's note on the database counters ("" when none): the
+// commit counts disagree, or the counters could not be read (the admin
+// session lost: killed with the terminals, a server restart, a failover),
+// so the server's commits could not be compared with the tool's.
+func dbNote(db *results.DBFigures) string {
+	switch {
+	case db == nil:
+		return ""
+	case db.Error != "":
+		return "database counters could not be read, so the commit check could not be made: " + strings.TrimPrefix(db.Error, "database counters: ")
+	case db.CommitCheck == "disagree":
+		return "commit counts disagree: " + db.CommitNote
+	}
+	return ""
 }
 
 // dbFigures reads the counters at the window's end and the data set size.

@@ -45,3 +45,26 @@ func TestHasRawBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestDBNote: counters that could not be read (the admin session killed
+// with the terminals) leave a note that the commit check was not made,
+// like commit counts that disagree; agreeing counts leave none.
+func TestDBNote(t *testing.T) {
+	tests := []struct {
+		db   *results.DBFigures
+		want string
+	}{
+		{nil, ""},
+		{&results.DBFigures{CommitCheck: "agree"}, ""},
+		{&results.DBFigures{CommitCheck: "disagree", CommitNote: "server 10, tool 20"}, "commit counts disagree: server 10, tool 20"},
+		{&results.DBFigures{Kind: "mysql", Error: "database counters: invalid connection"},
+			"database counters could not be read, so the commit check could not be made: invalid connection"},
+		{&results.DBFigures{Kind: "postgres", Error: "FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"},
+			"database counters could not be read, so the commit check could not be made: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"},
+	}
+	for _, tc := range tests {
+		if got := dbNote(tc.db); got != tc.want {
+			t.Errorf("dbNote(%+v) = %q, want %q", tc.db, got, tc.want)
+		}
+	}
+}
