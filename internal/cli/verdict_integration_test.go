@@ -124,15 +124,17 @@ func TestReadOnlyUserStopsRun(t *testing.T) {
 				t.Fatalf("exit %d, want %d\n%s%s", code, ExitRunFailed, out, errs)
 			}
 			want := map[target.Kind]string{target.MySQL: "1142", target.Postgres: "42501"}[kind]
-			if _, err := os.Stat(js); err != nil {
+			r := readResult(t, js)
+			if r.Status == "failed" && r.Summary.Transactions == 0 && len(r.ErrorSamples) == 0 {
 				// MySQL checks privileges when a statement is prepared: the
-				// run is refused at start, with the server's code and a hint.
-				if !strings.Contains(errs, want) || !strings.Contains(errs, "hint: the user lacks a privilege") {
-					t.Fatalf("start refusal without code or hint:\n%s", errs)
+				// run is refused at start, with the server's code and a
+				// hint, and --json holds the refusal (results.Refused).
+				if !strings.Contains(errs, want) || !strings.Contains(errs, "hint: the user lacks a privilege") ||
+					r.Verdict != results.VerdictFailed || !strings.Contains(r.Error, want) || r.Hint == "" {
+					t.Fatalf("start refusal without code or hint: verdict %q error %q hint %q\n%s", r.Verdict, r.Error, r.Hint, errs)
 				}
 				return
 			}
-			r := readResult(t, js)
 			if r.Verdict != results.VerdictFailed || r.Hint == "" || len(r.ErrorSamples) == 0 ||
 				r.ErrorSamples[0].Class != "permission" || r.ErrorSamples[0].Code != want {
 				t.Fatalf("verdict %q hint %q samples %+v", r.Verdict, r.Hint, r.ErrorSamples)

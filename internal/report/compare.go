@@ -14,7 +14,7 @@ func CompareRuns(aName, bName string, a, b *results.Run) Table {
 	t := Table{Header: []string{"Figure", aName, bName, "Difference"}, Align: "lrrr"}
 	// A run that measured nothing (a step refused at start) has no
 	// figures: "-", never 0.00 and a -100 % difference.
-	ma, mb := a.Summary.DurationS > 0, b.Summary.DurationS > 0
+	ma, mb := measured(a), measured(b)
 	add := func(name string, va, vb float64, format func(float64) string) {
 		diff := "-"
 		if ma && mb {
@@ -117,4 +117,11 @@ func isFile(path string) (*results.Run, bool) {
 	}
 	r, err := results.Read(path)
 	return r, err == nil
+}
+
+// measured tells whether r holds figures: a run refused at start (status
+// failed, results.Refused) has no window and no transactions.
+func measured(r *results.Run) bool {
+	s := r.Summary
+	return s.DurationS > 0 || s.Transactions > 0 || s.TPS > 0 || s.TpmC > 0
 }
