@@ -43,7 +43,7 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 		}
 		run.Rate = rf
 	}
-	run.Terminals = results.TerminalsOf(res.PerTerminal, res.LongestIdle, res.MeasuredSeconds(), cfg.Rate == 0 && !cfg.Wait)
+	run.Terminals = results.TerminalsOf(res.PerTerminal, res.LongestIdle, res.MeasuredSeconds(), slowestP99S(run), cfg.Rate == 0 && !cfg.Wait)
 	// The outage criterion is the judge's default (results.DefaultOutageS),
 	// never derived from --report-interval: that flag only sets how often
 	// the live line is printed, and at its default of 10 s a 19 s stall
@@ -148,4 +148,14 @@ func withHint(err error) error {
 		}
 	}
 	return err
+}
+
+// slowestP99S is the largest p99 latency of run's operations, in seconds:
+// the partial-stall rule's bound against queueing (results.TerminalsOf).
+func slowestP99S(run *results.Run) float64 {
+	var p99 float64
+	for _, o := range run.Ops {
+		p99 = max(p99, o.Latency.P99)
+	}
+	return p99 / 1000
 }
