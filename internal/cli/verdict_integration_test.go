@@ -442,10 +442,7 @@ func TestTPCCLoweredStmtLimitAndReadOnlyUser(t *testing.T) {
 func TestStalledTerminalsMakeRunDegraded(t *testing.T) {
 	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
 		t.Run(string(kind), func(t *testing.T) {
-			tg := testdb.For(t, kind, "cli_sock")
-			url := urlOf(tg)
-			ensureTPCC(t, tg, url, 2)
-			_, admin := testdb.Connect(t, tg, target.Options{})
+			url, admin := stallFixture(t, kind)
 			ctx := context.Background()
 			if err := admin.Begin(ctx, true); err != nil {
 				t.Fatal(err)
@@ -475,6 +472,18 @@ func TestStalledTerminalsMakeRunDegraded(t *testing.T) {
 	}
 }
 
+// stallFixture is the database of the stalled-terminal tests (TPC-C, 2
+// warehouses, 4 terminals: two per home warehouse) and an admin session to
+// hold warehouse 1's row with.
+func stallFixture(t *testing.T, kind target.Kind) (string, target.Conn) {
+	t.Helper()
+	tg := testdb.For(t, kind, "cli_sock")
+	url := urlOf(tg)
+	ensureTPCC(t, tg, url, 2)
+	_, admin := testdb.Connect(t, tg, target.Options{})
+	return url, admin
+}
+
 // TestPartlyStalledTerminalsMakeRunDegraded: warehouse 1's row held for
 // about 5 s of a 10 s window stops its home terminals in Payment for that
 // long; they complete transactions before and after, so they are not
@@ -483,10 +492,7 @@ func TestStalledTerminalsMakeRunDegraded(t *testing.T) {
 func TestPartlyStalledTerminalsMakeRunDegraded(t *testing.T) {
 	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
 		t.Run(string(kind), func(t *testing.T) {
-			tg := testdb.For(t, kind, "cli_sock")
-			url := urlOf(tg)
-			ensureTPCC(t, tg, url, 2)
-			_, admin := testdb.Connect(t, tg, target.Options{})
+			url, admin := stallFixture(t, kind)
 			ctx := context.Background()
 			// The window runs from about 1.3 s to 11.3 s; the row is held
 			// from 3 s to 8 s.
