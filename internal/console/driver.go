@@ -54,7 +54,7 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 	if d.CPUPerStmtUS > 0 {
 		fmt.Fprintf(w, ", %.1f us per statement", d.CPUPerStmtUS)
 	}
-	fmt.Fprintf(w, "; GC %.1f %% of it; peak RSS %.0f MB", d.GCSharePct, d.PeakRSSMB)
+	fmt.Fprintf(w, "; %s; peak RSS %.0f MB", gcShare(d), d.PeakRSSMB)
 	if machine {
 		fmt.Fprintf(w, "; machine %.0f %% busy (%d cores)", d.MachineBusyPct, d.Cores)
 	}
@@ -68,4 +68,17 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 	if d.DriverBound {
 		fmt.Fprintf(w, "WARNING %s\n", d.DriverBoundNote)
 	}
+}
+
+// gcShare renders the GC's share of the driver's CPU. The runtime accounts
+// it in processor (P) time; with more Ps than cores (blocking sockets run
+// GOMAXPROCS = terminals + 4) a P's time is not a core's, and terminals
+// blocked in a read count as busy, so the figure is then the share of the
+// Ps' time, said as such: a healthy run reads near 0 and a stalled one
+// (terminals waiting, a collection in progress) can read tens of percent.
+func gcShare(d *results.Driver) string {
+	if d.Cores > 0 && d.GoMaxProcs > d.Cores {
+		return fmt.Sprintf("GC %.1f %% of the runtime's processor time (more Ps than cores: not a share of CPU time)", d.GCSharePct)
+	}
+	return fmt.Sprintf("GC %.1f %% of it", d.GCSharePct)
 }
