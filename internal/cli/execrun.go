@@ -102,6 +102,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// (runner.Config.YieldEvery, target.SharedYield).
 	if blocking && yield {
 		cfg.YieldEvery = blockingYieldEvery
+		spec.Connector.SetYieldBeforeWait(true)
+		defer spec.Connector.SetYieldBeforeWait(false)
 	}
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {

@@ -65,6 +65,9 @@ func BlockingMax(kind Kind, cpus int) int {
 // at 8 and -12 % at 16 (the trade-off taken); MariaDB point select -22 %
 // and read_write -15 % TPS at 8 (its preempted terminals beat sysbench
 // there), so MySQL keeps the preemption.
+//
+// Such a run also has its sockets yield the CPU once before a read blocks
+// (Connector.SetYieldBeforeWait; docs/benchmarks.md, "2026-11-26 (08:00)").
 func SharedYield(kind Kind, terminals, cpus int) bool { return kind == Postgres && terminals > cpus }
 
 var socketIONames = [...]string{"auto", "poller", "blocking"}
@@ -92,8 +95,9 @@ func ParseSocketIO(v string) (SocketIO, error) {
 // socketMode is the Connector's current choice, read by the backends'
 // dial functions at every connect.
 type socketMode struct {
-	blocking atomic.Bool
-	detached atomic.Int64 // sessions given blocking sockets so far
+	blocking  atomic.Bool
+	yieldWait atomic.Bool  // sockio.Conn.SetYieldBeforeWait for new sockets
+	detached  atomic.Int64 // sessions given blocking sockets so far
 }
 
 // wrap returns nc detached from the poller when blocking sockets are on
@@ -103,6 +107,7 @@ func (m *socketMode) wrap(nc net.Conn) net.Conn {
 		return nc
 	}
 	if c, err := sockio.Detach(nc); err == nil {
+		c.SetYieldBeforeWait(m.yieldWait.Load())
 		m.detached.Add(1)
 		return c
 	}
@@ -134,6 +139,11 @@ func (c *Connector) SetBlockingSockets(on bool) {
 		}
 	}
 }
+
+// SetYieldBeforeWait makes the blocking sockets opened from now on yield
+// the CPU once before a read blocks (sockio.Conn.SetYieldBeforeWait): a
+// run turns it on with SharedYield, for terminals that share the cores.
+func (c *Connector) SetYieldBeforeWait(on bool) { c.sockets.yieldWait.Store(on) }
 
 // BlockingSessions counts the sessions opened with blocking sockets since
 // the Connector was made (a run reports how its terminals waited).

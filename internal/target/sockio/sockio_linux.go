@@ -79,6 +79,17 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
+	if c.yieldWait {
+		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, uintptr(c.fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), syscall.MSG_DONTWAIT, 0, 0)
+		if e == 0 && n > 0 {
+			return int(n), nil
+		}
+		if e == syscall.EAGAIN {
+			syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+		}
+		// Anything else (end of stream, an error, a signal): the
+		// blocking read below sees it again and answers for it.
+	}
 	for {
 		n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(c.fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
 		switch e {
