@@ -30,6 +30,8 @@ type Registry struct {
 	// rollbacks and failures; not retries): the window's transactions
 	// per terminal.
 	done []int64
+	// failed is the part of done that failed (PerRecorderFailed).
+	failed []int64
 	// tickDone is each recorder's measured attempts in the last Tick;
 	// idle and longestIdle are its current and longest stretch of the
 	// measurement window without one, in seconds (Idle).
@@ -50,6 +52,7 @@ func NewRegistry(ops, extras []string, workers int) *Registry {
 		ops: ops, extras: extras,
 		recs:     make([]*Recorder, n),
 		done:     make([]int64, n),
+		failed:   make([]int64, n),
 		tickDone: make([]int64, n), idle: make([]float64, n), longestIdle: make([]float64, n),
 		cum: NewSnapshot(len(ops), len(extras)),
 		iv:  NewSnapshot(len(ops), len(extras)),
@@ -91,8 +94,9 @@ func (r *Registry) Tick() *Snapshot {
 	iv.Reset()
 	for i, rec := range r.recs {
 		b := rec.swap()
-		n := r.fold(iv, b)
+		n, f := r.fold(iv, b)
 		r.done[i] += n
+		r.failed[i] += f
 		r.tickDone[i] = n
 		b.reset()
 		rec.spare = b
@@ -101,13 +105,19 @@ func (r *Registry) Tick() *Snapshot {
 }
 
 // fold adds b's samples to iv, and the measured ones to the cumulative
-// result; it returns how many measured attempts (not retries) b held.
-func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts int64) {
+// result; it returns how many measured attempts (not retries) b held and
+// how many of them failed.
+func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts, failed int64) {
 	for _, s := range b.samples {
 		add(iv, s)
 		if s.measured() {
 			add(r.cum, s)
-			if s.kind() != kindRetry {
+			switch s.kind() {
+			case kindRetry:
+			case uint8(Failed):
+				attempts++
+				failed++
+			default:
 				attempts++
 			}
 		}
@@ -119,7 +129,7 @@ func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts int64) {
 		iv.Extra[i] += v
 		r.cum.Extra[i] += v
 	}
-	return attempts
+	return attempts, failed
 }
 
 // PerRecorder returns a copy of each recorder's measured attempts so far
@@ -127,6 +137,11 @@ func (r *Registry) fold(iv *Snapshot, b *buffer) (attempts int64) {
 // created): how the window's transactions spread over the terminals. Call
 // it from the goroutine that calls Tick.
 func (r *Registry) PerRecorder() []int64 { return append([]int64(nil), r.done...) }
+
+// PerRecorderFailed returns a copy of each recorder's measured attempts
+// that failed (the part of PerRecorder that is not an event). Call it from
+// the goroutine that calls Tick.
+func (r *Registry) PerRecorderFailed() []int64 { return append([]int64(nil), r.failed...) }
 
 // Idle accounts the last Tick as dt seconds of the measurement window: a
 // recorder whose last Tick folded no measured attempt has its idle stretch

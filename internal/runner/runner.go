@@ -83,7 +83,7 @@ func (r *Result) PerTerminalEvents() []int64 {
 		if i < len(r.FailedPerTerminal) {
 			n -= r.FailedPerTerminal[i]
 		}
-		out[i] = max(n, 0) // a terminal still running after the final tick (never joined)
+		out[i] = n
 	}
 	return out
 }
@@ -189,7 +189,6 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		pacer = newRatePacer(res.Started, cfg.Rate, cfg.Poisson, cfg.Seed)
 	}
 	samples := newErrorSamples(wl.Ops())
-	failed := make([]atomic.Int64, len(terms))
 	stop := newFatalStop()
 	open := &openLoop{}
 	if cfg.Warmup == 0 {
@@ -204,7 +203,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
 			reconnects: &reconnects, reconnectFails: &reconnectFails, pacer: pacer, budget: budget,
-			samples: samples, stop: stop, open: open, failed: &failed[i],
+			samples: samples, stop: stop, open: open,
 		}
 		wg.Add(1)
 		go func() {
@@ -313,10 +312,7 @@ loop:
 		}
 	}
 	res.Fatal = stop.err()
-	res.FailedPerTerminal = make([]int64, len(failed))
-	for i := range failed {
-		res.FailedPerTerminal[i] = failed[i].Load()
-	}
+	res.FailedPerTerminal = reg.PerRecorderFailed()
 	res.ErrorSamples = samples.list()
 	res.ReconnectFailures = reconnectFails.Load()
 	res.Late, res.StartedOps = open.late.Load(), open.started.Load()

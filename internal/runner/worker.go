@@ -31,8 +31,7 @@ type worker struct {
 	samples        *errorSamples
 	stop           *fatalStop
 	open           *openLoop
-	failed         *atomic.Int64 // this terminal's failed attempts in the measurement window
-	lastYield      time.Time     // Config.YieldEvery
+	lastYield      time.Time // Config.YieldEvery
 }
 
 // loop runs transactions until soft ends. Sleeps and reconnects follow soft;
@@ -102,9 +101,6 @@ func (w *worker) loop(soft, hard context.Context) {
 			class = target.Classify(err)
 			outcome = metrics.Failed
 			w.samples.add(op, class, err)
-			if phase == metrics.Measure {
-				w.failed.Add(1)
-			}
 			if class.Fatal() {
 				w.stop.trigger(err)
 			}
