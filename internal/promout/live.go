@@ -26,11 +26,12 @@ type opKey struct{ workload, op string }
 
 // opState is one operation's live figures.
 type opState struct {
-	ok, rollback, retries int64
-	errs                  [target.NumClasses]int64
-	lastRate              float64 // completed per second in the last tick
-	ring                  [WindowTicks]*hdr.Histogram
-	ringOK, ringErr       [WindowTicks]int64
+	ok, rollback    int64
+	errs            [target.NumClasses]int64 // failed attempts by class
+	retries         [target.NumClasses]int64 // retried attempts by class
+	lastRate        float64                  // completed per second in the last tick
+	ring            [WindowTicks]*hdr.Histogram
+	ringOK, ringErr [WindowTicks]int64
 }
 
 // Live holds the figures of the current run for the exporter. Its methods
@@ -103,9 +104,9 @@ func (l *Live) Tick(s *metrics.Snapshot, measured bool) {
 		c := s.Counts[i]
 		st.ok += c.OK
 		st.rollback += c.Rollback
-		st.retries += c.Retries
 		for cl := range c.Errs {
 			st.errs[cl] += c.Errs[cl]
+			st.retries[cl] += c.RetryErrs[cl]
 		}
 		st.lastRate = float64(c.OK + c.Rollback)
 		st.ringOK[l.slot], st.ringErr[l.slot] = c.OK+c.Rollback, c.Errors()

@@ -26,7 +26,8 @@ var (
 		"Failed attempts by workload, op and error class (deadlock, serialization, lock_timeout, lost_connection, constraint, other...).",
 		[]string{"workload", "op", "class"}, nil)
 	descRetries = prometheus.NewDesc("benchpress_retries_total",
-		"Retried attempts by workload and op.", []string{"workload", "op"}, nil)
+		"Retried attempts (failed, then re-run) by workload, op and the class of the error that caused the retry (none: unknown).",
+		[]string{"workload", "op", "class"}, nil)
 	descRate = prometheus.NewDesc("benchpress_op_rate",
 		"Operations completed per second in the last one-second tick, by workload and op.", []string{"workload", "op"}, nil)
 	descLatency = prometheus.NewDesc("benchpress_latency_seconds",
@@ -79,7 +80,11 @@ func (l *Live) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descOps, prometheus.CounterValue, float64(st.ok), k.workload, k.op, "ok")
 		ch <- prometheus.MustNewConstMetric(descOps, prometheus.CounterValue, float64(st.rollback), k.workload, k.op, "rollback")
 		ch <- prometheus.MustNewConstMetric(descOps, prometheus.CounterValue, float64(errN+st.errs[0]), k.workload, k.op, "error")
-		ch <- prometheus.MustNewConstMetric(descRetries, prometheus.CounterValue, float64(st.retries), k.workload, k.op)
+		for cl := target.Class(0); cl < target.NumClasses; cl++ {
+			if st.retries[cl] > 0 {
+				ch <- prometheus.MustNewConstMetric(descRetries, prometheus.CounterValue, float64(st.retries[cl]), k.workload, k.op, cl.String())
+			}
+		}
 		if k.workload != l.workload {
 			continue // an earlier step's op: counters only
 		}

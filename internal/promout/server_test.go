@@ -76,6 +76,8 @@ func TestServeLiveSeries(t *testing.T) {
 		snap.Counts[0].Rollback = 10
 		snap.Counts[0].Errs[target.ClassDeadlock] = 5
 		snap.Counts[1].OK = 100
+		snap.Counts[1].Retries = 3
+		snap.Counts[1].RetryErrs[target.ClassLockTimeout] = 3
 		snap.OKHist[0] = metrics.NewHistogram()
 		for i := int64(1); i <= 100; i++ {
 			_ = snap.OKHist[0].RecordValue(i * 1000) // 1..100 ms
@@ -92,6 +94,7 @@ func TestServeLiveSeries(t *testing.T) {
 		{"benchpress_ops_total", map[string]string{"op": "new_order", "outcome": "rollback"}, 30},
 		{"benchpress_ops_total", map[string]string{"op": "new_order", "outcome": "error"}, 15},
 		{"benchpress_errors_total", map[string]string{"op": "new_order", "class": target.ClassDeadlock.String()}, 15},
+		{"benchpress_retries_total", map[string]string{"op": "payment", "class": target.ClassLockTimeout.String()}, 9},
 		{"benchpress_op_rate", map[string]string{"op": "payment"}, 100},
 		{"benchpress_terminals", nil, 8},
 		{"benchpress_phase", map[string]string{"phase": "measure"}, 1},
