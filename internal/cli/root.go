@@ -21,7 +21,8 @@ Start with:
   benchpress tpcc check --target mysql://bench@10.0.0.5:3306/tpcc
   benchpress sysbench run oltp_read_write --target postgres://bench@db:5432/sb --threads 8 --time 60
   benchpress ycsb run a --target mysql://bench@db:3306/ycsb --threads 32 --time 60
-  benchpress sweep poc.yaml && benchpress report results/poc`,
+  benchpress sweep poc.yaml --out results/poc    # the ladder; writes results/poc/report.md and report.html
+  benchpress report results/poc                   # render the report again from the saved results`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -23,7 +23,7 @@ var (
 		"Operations (transactions) completed since benchpress started, by workload, op and outcome (ok, rollback: a rollback the workload counts as success, error).",
 		[]string{"workload", "op", "outcome"}, nil)
 	descErrors = prometheus.NewDesc("benchpress_errors_total",
-		"Failed attempts by workload, op and error class (deadlock, serialization, lock_timeout, lost_connection, constraint, other...).",
+		"Failed operations by workload, op and error class (deadlock, serialization, lock_timeout, lost_connection, constraint, other...): the attempt that ended the operation; retried attempts are in benchpress_retries_total.",
 		[]string{"workload", "op", "class"}, nil)
 	descRetries = prometheus.NewDesc("benchpress_retries_total",
 		"Retried attempts (failed, then re-run) by workload, op and the class of the error that caused the retry (none: unknown).",

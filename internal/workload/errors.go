@@ -13,6 +13,6 @@ var (
 	ErrScaleMismatch = errors.New("scale does not match the loaded data")
 	// ErrSchemeMismatch: the table-name scheme does not match the loaded data.
 	ErrSchemeMismatch = errors.New("table-name scheme does not match the loaded data")
-	// ErrCheckFailed: a consistency check found violations (exit code 5).
+	// ErrCheckFailed: a consistency check found violations (exit code 8, cli.ExitCheckFailed).
 	ErrCheckFailed = errors.New("consistency check failed")
 )

@@ -44,9 +44,9 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	r.Duration = 10 * time.Second
 	fs.IntVar(&r.Terminals, "threads", 1, "concurrent threads (connections)")
 	fs.Var(registry.Seconds{D: &r.Duration}, "time", "measurement time in seconds (or a duration such as 1m30s)")
-	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "alias of --time (Go duration), as sweep plans set it")
+	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "alias of --time (seconds or a duration), as sweep plans set it")
 	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup-time", "warm-up in seconds, excluded from the statistics")
-	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "alias of --warmup-time (Go duration)")
+	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "alias of --warmup-time (seconds or a duration)")
 	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds between intermediate lines (0 = off)")
 	fs.Float64Var(&r.Rate, "rate", 0, "total events per second, open loop (0 = as fast as possible)")
 	fs.IntVar(&r.MaxRetries, "max-retries", 1000, "restart an event after a deadlock / lock wait timeout / serialization failure at most this many times\n(sysbench's --mysql-ignore-errors=1213,1020,1205 restarts without limit); restarts count as ignored errors")

@@ -40,10 +40,10 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	o.props.register(fs)
 	r := &o.Runner
 	r.ReportInterval = 10 * time.Second
-	fs.IntVar(&r.Terminals, "threads", 1, "client threads (connections); default 1 or the threadcount property")
+	fs.IntVar(&r.Terminals, "threads", 1, "client threads (connections); the threadcount property when not given")
 	fs.Int64Var(&o.operations, "operations", 0, "operationcount: stop after this many operations (default: the workload's, 1000,\nunless --time is given; whichever of --operations and --time ends first stops the run)")
 	fs.Var(registry.Seconds{D: &r.Duration}, "time", "stop after this many seconds (maxexecutiontime; or a duration such as 5m)")
-	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "alias of --time (Go duration), as sweep plans set it")
+	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "alias of --time (seconds or a duration), as sweep plans set it")
 	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "warm-up excluded from the statistics (YCSB has none; default 0)")
 	fs.Float64Var(&r.Rate, "rate", 0, "target total ops/s, open loop, latency from the intended start (the target property; 0 = unthrottled)")
 	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds between live lines (0 = off)")

@@ -29,7 +29,7 @@ Load with A before running A, B, C, F and D; load again (after cleanup) for E.`,
 		var threads int
 		var drop bool
 		c.register(fs)
-		fs.IntVar(&threads, "threads", 4, "parallel loader sessions (default 4, or the threadcount property)")
+		fs.IntVar(&threads, "threads", 4, "parallel loader sessions (the threadcount property when not given)")
 		fs.BoolVar(&drop, "drop", false, "drop usertable first")
 		return func(ctx context.Context, env *registry.Env, args []string) error {
 			return c.load(ctx, env, args, fs, threads, drop)
