@@ -322,18 +322,17 @@ func TestDeadlock(t *testing.T) {
 func TestSQLiteBusy(t *testing.T) {
 	tg := testdb.For(t, target.SQLite, "target")
 	tg.Params = map[string]string{"_pragma": "busy_timeout(0)"} // fail at once instead of waiting 30s
-	conn, c1 := testdb.Connect(t, tg, target.Options{})
+	_, c1 := testdb.Connect(t, tg, target.Options{})
 	ctx := ctxT(t)
-	c2, err := conn.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
+	// A second Connector, as another process would be: the sessions of
+	// one Connector queue for the write lock among themselves
+	// (TestSQLiteWritersQueue) and never see SQLITE_BUSY from each other.
+	_, c2 := testdb.Connect(t, tg, target.Options{})
 	mustExec(t, c1, "CREATE TABLE IF NOT EXISTS b (id INTEGER PRIMARY KEY)")
 	if err := c1.Begin(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	err = c2.Begin(ctx, true)
+	err := c2.Begin(ctx, true)
 	if got := target.Classify(err); got != target.ClassSerialization || !got.Retryable() {
 		t.Fatalf("second writer: class %v (%v), want retryable serialization", got, err)
 	}
@@ -563,4 +562,84 @@ func TestEndTxIgnoresCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestSQLiteWritersQueue: the sessions of one Connector take SQLite's write
+// lock one at a time in the order they asked (sqliteBackend.gate), a queued
+// writer gives up when its context ends, and readers do not queue.
+func TestSQLiteWritersQueue(t *testing.T) {
+	tg, err := target.Parse("sqlite://" + t.TempDir() + "/w.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, a := testdb.Connect(t, tg, target.Options{})
+	mustExec(t, a, "CREATE TABLE w (id INT)")
+	open := func() target.Conn {
+		c, err := conn.Connect(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	if err := a.Begin(ctxT(t), true); err != nil {
+		t.Fatal(err)
+	}
+	// A writer with a short deadline gives up with its context's error
+	// (not SQLite's busy timeout of 30 s).
+	short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := open().Begin(short, true); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("queued writer with a 100 ms deadline: %v, want context.DeadlineExceeded", err)
+	}
+	// A reader does not queue behind the writer.
+	r := open()
+	began := time.Now()
+	if err := r.Begin(ctxT(t), false); err != nil || time.Since(began) > time.Second {
+		t.Fatalf("reader while a writer holds the lock: %v after %v", err, time.Since(began))
+	}
+	var n int64
+	if err := mustPrepare(t, r, "SELECT COUNT(*) FROM w").QueryRow(ctxT(t), []any{&n}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Rollback(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	// Three writers asking 20 ms apart get the lock in that order.
+	var mu sync.Mutex
+	var order []int
+	done := make(chan error, 3)
+	for i := range 3 {
+		c := open()
+		go func() {
+			err := c.Begin(ctxT(t), true)
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+			if err == nil {
+				_, err = c.Exec(ctxT(t), "INSERT INTO w VALUES (?)", i)
+			}
+			if err == nil {
+				err = c.Commit(ctxT(t))
+			}
+			done <- err
+		}()
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	if len(order) != 0 {
+		t.Errorf("writers %v began while another session held the write lock", order)
+	}
+	mu.Unlock()
+	if err := a.Commit(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(order) != "[0 1 2]" {
+		t.Errorf("writers began in the order %v, want [0 1 2] (the order they asked)", order)
+	}
 }

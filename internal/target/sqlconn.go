@@ -23,6 +23,11 @@ type sqlConn struct {
 	version  string
 	// beginSQL returns the statement that opens a transaction.
 	beginSQL func(write bool) string
+	// writeGate (SQLite) admits one write transaction of the Connector's
+	// sessions at a time, in the order they asked (sqliteBackend.gate);
+	// gateHeld: this session holds it. nil for other kinds.
+	writeGate chan struct{}
+	gateHeld  bool
 }
 
 var _ Conn = (*sqlConn)(nil)
@@ -69,11 +74,29 @@ func (s *sqlConn) Query(ctx context.Context, query string, args ...any) (Rows, e
 }
 
 func (s *sqlConn) Begin(ctx context.Context, write bool) error {
+	if write && s.writeGate != nil {
+		select {
+		case s.writeGate <- struct{}{}:
+			s.gateHeld = true
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	if _, err := s.c.ExecContext(ctx, s.beginSQL(write)); err != nil {
+		s.releaseGate()
 		return err
 	}
 	s.inTx = true
 	return nil
+}
+
+// releaseGate lets the next queued writer in, if this session holds the
+// write gate.
+func (s *sqlConn) releaseGate() {
+	if s.gateHeld {
+		s.gateHeld = false
+		<-s.writeGate
+	}
 }
 
 // Commit ends the transaction. If COMMIT fails the transaction is still
@@ -86,6 +109,7 @@ func (s *sqlConn) Commit(ctx context.Context) error {
 		return err
 	}
 	s.inTx = false
+	s.releaseGate()
 	return nil
 }
 
@@ -97,6 +121,7 @@ func (s *sqlConn) Rollback(ctx context.Context) error {
 	ectx, cancel := endTxContext(ctx)
 	defer cancel()
 	_, err := s.c.ExecContext(ectx, "ROLLBACK")
+	s.releaseGate()
 	if err != nil && strings.Contains(err.Error(), "no transaction is active") {
 		return nil // SQLite already rolled back on its own
 	}
@@ -114,6 +139,7 @@ func (s *sqlConn) Close() error {
 		_ = s.Rollback(ctx)
 		cancel()
 	}
+	s.releaseGate()
 	var errs []error
 	for _, st := range s.stmts {
 		if ps, ok := st.(*sqlPreparedStmt); ok {

@@ -43,10 +43,20 @@ type sqliteBackend struct {
 	// file is then in WAL mode for good and the pragma is a no-op.
 	initMu sync.Mutex
 	ready  atomic.Bool
+
+	// gate queues the sessions' write transactions (BEGIN IMMEDIATE) in
+	// the order they ask, one at a time: SQLite has one writer anyway, and
+	// its busy handler polls with a growing sleep (up to 100 ms), so a
+	// writer that has waited long loses every race to fresh ones. Measured
+	// in the sweep test: one of 4 TPC-C terminals completed nothing for 2 s
+	// of a 5 s window. A channel's waiting senders are served first come,
+	// first served, and a waiter gives up when its context ends. Writers
+	// from other processes still meet the busy timeout.
+	gate chan struct{}
 }
 
 func newSQLiteBackend(t *Target, opts Options) (*sqliteBackend, error) {
-	b := &sqliteBackend{t: t, path: t.Endpoints[0], prepared: opts.StatementMode == Prepared}
+	b := &sqliteBackend{t: t, path: t.Endpoints[0], prepared: opts.StatementMode == Prepared, gate: make(chan struct{}, 1)}
 	v := url.Values{}
 	for _, p := range sqlitePragmas {
 		if !overridden(p, t.Params) {
@@ -113,7 +123,7 @@ func (b *sqliteBackend) connect(ctx context.Context, _ int) (Conn, error) {
 	b.ready.Store(true)
 	s := &sqlConn{
 		kind: SQLite, endpoint: b.path, c: c, prepared: b.prepared,
-		stmts: make(map[string]Stmt),
+		stmts: make(map[string]Stmt), writeGate: b.gate,
 		beginSQL: func(write bool) string {
 			if write {
 				return "BEGIN IMMEDIATE"
