@@ -25,7 +25,8 @@ type sqlConn struct {
 	beginSQL func(write bool) string
 	// writeGate (SQLite) admits one write transaction of the Connector's
 	// sessions at a time, in the order they asked (sqliteBackend.gate);
-	// gateHeld: this session holds it. nil for other kinds.
+	// gateHeld: this session holds it, only while inTx (Begin takes it,
+	// Commit or Rollback gives it back). nil for other kinds.
 	writeGate chan struct{}
 	gateHeld  bool
 }
@@ -136,10 +137,9 @@ func (s *sqlConn) Close() error {
 	}
 	if s.inTx {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = s.Rollback(ctx)
+		_ = s.Rollback(ctx) // releases the write gate, if held
 		cancel()
 	}
-	s.releaseGate()
 	var errs []error
 	for _, st := range s.stmts {
 		if ps, ok := st.(*sqlPreparedStmt); ok {
