@@ -23,7 +23,7 @@ func familyCommands(app *App) []*cobra.Command {
 		cmd := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long, Args: noArgsUsage}
 		cmd.AddCommand(runCommand(app, m))
 		for _, c := range m.Commands() {
-			cmd.AddCommand(subCommand(app, c))
+			cmd.AddCommand(subCommand(app, m.Name, c))
 		}
 		out = append(out, cmd)
 	}
@@ -31,7 +31,7 @@ func familyCommands(app *App) []*cobra.Command {
 }
 
 // subCommand wraps a family's prepare/load/check/cleanup command.
-func subCommand(app *App, c registry.Command) *cobra.Command {
+func subCommand(app *App, family string, c registry.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: c.Use, Short: c.Short, Long: c.Long, Example: c.Example}
 	switch c.Args {
 	case registry.ArgsNone:
@@ -40,10 +40,32 @@ func subCommand(app *App, c registry.Command) *cobra.Command {
 		cmd.Args = cobra.MaximumNArgs(1)
 	}
 	action := c.Bind(cmd.Flags())
+	hideRunOnly(cmd, family, c.RunOnly)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		return action(cmd.Context(), app.env(), args)
 	}
 	return cmd
+}
+
+// hideRunOnly keeps the run's options out of a prepare/load/check/cleanup
+// command's --help; they still parse (registry.Command.RunOnly). The
+// run's --socket-io is hidden from every such command.
+func hideRunOnly(cmd *cobra.Command, family string, runOnly []string) {
+	fs := cmd.Flags()
+	if fs.Lookup("socket-io") != nil {
+		_ = fs.MarkHidden("socket-io")
+	}
+	for _, name := range runOnly {
+		if err := fs.MarkHidden(name); err != nil {
+			panic(fmt.Sprintf("%s %s: run-only flag: %v", family, cmd.Name(), err))
+		}
+	}
+	if len(runOnly) > 0 {
+		if cmd.Long == "" {
+			cmd.Long = cmd.Short + "."
+		}
+		cmd.Long += fmt.Sprintf("\n\nThe run's options (%s run --help) are accepted and ignored here, so that one\ncommand line serves prepare, run and cleanup, as with sysbench.", family)
+	}
 }
 
 // runCommand is `benchpress <family> run`: the family's options, then the

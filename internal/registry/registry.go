@@ -56,6 +56,12 @@ type Command struct {
 	// Bind declares the command's flags on fs and returns its action (which
 	// may consult fs.Changed).
 	Bind func(fs *pflag.FlagSet) Action
+	// RunOnly names flags Bind declares that shape only the run: the
+	// command accepts and ignores them, so that one command line serves
+	// prepare, run and cleanup as it does with sysbench, and its --help
+	// leaves them out. --socket-io (how a run's terminals wait) is left
+	// out of every such command without being named here.
+	RunOnly []string
 }
 
 // RunCommand describes a family's run subcommand; its options are the ones

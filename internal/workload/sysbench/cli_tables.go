@@ -19,7 +19,9 @@ var prepareCommand = registry.Command{
 	Short: "Create sbtest1..sbtestN and load --table-size rows each",
 	Long: `Creates the tables like sysbench's prepare: loader thread t creates tables t+1,
 t+1+threads, ...; rows go in with multi-row INSERTs, then the index k_N is built.
-TEST matters only for oltp_insert with --auto-inc=off (empty tables).`,
+TEST matters only for oltp_insert with --auto-inc=off (empty tables); the k
+column is drawn from --rand-type's distribution, as sysbench's prepare does.`,
+	RunOnly: eventOptions,
 	Example: `  benchpress sysbench prepare oltp_read_write --target mysql://bench@127.0.0.1:3306/sb --tables 4 --table-size 100000 --threads 4
   PGPASSWORD=secret benchpress sysbench prepare --target postgres://bench@db:5432/sb --tables 16 --table-size 1000000 --threads 16`,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
@@ -32,6 +34,10 @@ TEST matters only for oltp_insert with --auto-inc=off (empty tables).`,
 		}
 	},
 }
+
+// eventOptions are the options that shape only the run's events.
+var eventOptions = []string{"range-size", "point-selects", "simple-ranges", "sum-ranges", "order-ranges",
+	"distinct-ranges", "index-updates", "non-index-updates", "delete-inserts", "range-selects", "skip-trx", "rand-seed"}
 
 func (c *common) prepare(ctx context.Context, env *registry.Env, args []string, threads int) error {
 	test, err := testArg(args, false)
@@ -71,9 +77,12 @@ func prepareTables(ctx context.Context, env *registry.Env, conn *target.Connecto
 }
 
 var cleanupCommand = registry.Command{
-	Args:    registry.ArgsChecked,
-	Use:     "cleanup [TEST]",
-	Short:   "Drop sbtest1..sbtestN",
+	Args:  registry.ArgsChecked,
+	Use:   "cleanup [TEST]",
+	Short: "Drop sbtest1..sbtestN",
+	RunOnly: append([]string{"table-size", "auto-inc", "secondary", "create-secondary", "mysql-storage-engine",
+		"create-table-options", "rand-type", "rand-spec-iter", "rand-spec-pct", "rand-spec-res", "rand-pareto-h",
+		"rand-zipfian-exp", "isolation"}, eventOptions...),
 	Example: `  benchpress sysbench cleanup --target mysql://bench@127.0.0.1:3306/sb --tables 4`,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
 		var c common
