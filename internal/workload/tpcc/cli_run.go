@@ -140,6 +140,9 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 			fmt.Fprintf(env.Err, "note: %s: New-Order and Delivery run one statement per line/district (--txn-shape per-line; --txn-shape batched to override)\n",
 				target.ProxyName(version))
 		}
+		if note := crowdNote(o.Runner.Terminals, w); note != "" {
+			fmt.Fprintln(env.Err, "note: "+note)
+		}
 		for _, warn := range cfg.MixWarnings() {
 			fmt.Fprintln(env.Err, "warning: "+warn)
 		}
@@ -164,6 +167,18 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 		}
 	}
 	return spec, nil
+}
+
+// crowdNote says when terminals crowd their warehouses beyond the spec's
+// 10 per warehouse (clause 4.2.2; Bind): every Payment updates its
+// warehouse's row and every New-Order its district's, so the extra
+// terminals contend for those row locks.
+func crowdNote(terminals, warehouses int) string {
+	if warehouses <= 0 || terminals <= 10*warehouses {
+		return ""
+	}
+	return fmt.Sprintf("%d terminals on %d warehouse(s) is %.0f per warehouse, the spec has 10: each Payment updates its warehouse's row and each New-Order its district's, so terminals beyond that contend for those row locks (prepare more warehouses to scale out)",
+		terminals, warehouses, float64(terminals)/float64(warehouses))
 }
 
 // runCheck runs the consistency check on one admin session.

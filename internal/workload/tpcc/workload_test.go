@@ -134,3 +134,21 @@ func TestBind(t *testing.T) {
 		seen[[2]int{w, d}] = true
 	}
 }
+
+func TestCrowdNote(t *testing.T) {
+	for _, tc := range []struct {
+		terminals, warehouses int
+		want                  string // substring; "" = no note
+	}{
+		{10, 1, ""},
+		{100, 10, ""},
+		{11, 1, "11 terminals on 1 warehouse(s) is 11 per warehouse"},
+		{512, 2, "512 terminals on 2 warehouse(s) is 256 per warehouse"},
+		{5, 0, ""},
+	} {
+		got := crowdNote(tc.terminals, tc.warehouses)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("crowdNote(%d, %d) = %q, want %q", tc.terminals, tc.warehouses, got, tc.want)
+		}
+	}
+}
