@@ -170,15 +170,15 @@ func (o *RunOptions) Build(ctx context.Context, env *registry.Env, conn *target.
 }
 
 // crowdNote says when terminals crowd their warehouses beyond the spec's
-// 10 per warehouse (clause 4.2.2; Bind): every Payment updates its
+// TerminalsPerWarehouse (clause 4.2.2; Bind): every Payment updates its
 // warehouse's row and every New-Order its district's, so the extra
 // terminals contend for those row locks.
 func crowdNote(terminals, warehouses int) string {
-	if warehouses <= 0 || terminals <= 10*warehouses {
+	if warehouses <= 0 || terminals <= TerminalsPerWarehouse*warehouses {
 		return ""
 	}
-	return fmt.Sprintf("%d terminals on %d warehouse(s) is %.0f per warehouse, the spec has 10: each Payment updates its warehouse's row and each New-Order its district's, so terminals beyond that contend for those row locks (prepare more warehouses to scale out)",
-		terminals, warehouses, float64(terminals)/float64(warehouses))
+	return fmt.Sprintf("%d terminals on %d warehouse(s) is %.0f per warehouse, the spec has %d: each Payment updates its warehouse's row and each New-Order its district's, so terminals beyond that contend for those row locks (prepare more warehouses to scale out)",
+		terminals, warehouses, float64(terminals)/float64(warehouses), TerminalsPerWarehouse)
 }
 
 // runCheck runs the consistency check on one admin session.
