@@ -60,6 +60,9 @@ func TestTPCCSocketModes(t *testing.T) {
 			}{
 				{"auto", true, nil, "blocking"},
 				{"poller", true, []string{"--socket-io", "poller"}, "poller"},
+				// 129-257 terminals on 2 warehouses queue on the warehouse
+				// rows: the p90 Payment check may fail (exit 8) on a slow
+				// host; the socket mode and the counts are what is tested.
 				{"auto above BlockingMax", true, []string{"--terminals", above}, "poller"},
 				{"blocking without a P per terminal", false, []string{"--socket-io", "blocking"}, "poller"},
 			}
@@ -70,7 +73,7 @@ func TestTPCCSocketModes(t *testing.T) {
 					args := append([]string{"tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "3s",
 						"--report-interval", "0", "--json", js}, tc.flags...)
 					out, errs, code := runCLIProcs(t, tc.procs, args...)
-					if code != 0 {
+					if code != 0 && (code != ExitCheckFailed || tc.name != "auto above BlockingMax") {
 						t.Fatalf("exit %d\n%s%s", code, out, errs)
 					}
 					r := readResult(t, js)

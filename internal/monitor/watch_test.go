@@ -250,8 +250,17 @@ func TestWatchHostStopsAnswering(t *testing.T) {
 	if len(db.Gaps) != 1 || !strings.Contains(db.Gaps[0].Error, "503") || db.Samples < 3 {
 		t.Errorf("db gaps %+v samples %d, want one gap with the HTTP status and samples around it", db.Gaps, db.Samples)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "db did not answer") {
-		t.Errorf("notes = %q", notes)
+	// The local host may add a steal note on a busy hypervisor.
+	dbNotes := 0
+	for _, n := range notes {
+		if strings.Contains(n, "db did not answer") {
+			dbNotes++
+		} else if !strings.Contains(n, "hypervisor took") {
+			dbNotes = -100
+		}
+	}
+	if dbNotes != 1 {
+		t.Errorf("notes = %q, want one for db (and at most a steal note)", notes)
 	}
 	if load := sum.Hosts[1]; load.Samples < 5 || load.Source != "local" || len(load.Gaps) != 0 {
 		t.Errorf("local host = %+v", load)
