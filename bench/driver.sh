@@ -11,7 +11,9 @@
 #   3. benchpress sysbench run oltp_point_select on the same tables, same
 #      threads and time: client CPU per query;
 # 1-3 interleaved over ROUNDS rounds (A/B/C/A/B/C: drift hits every tool),
-# then per step the medians and the ratios
+# then per step the medians and the ratios (3 rounds by default: one
+# disturbed round does not move a median of three, and two rounds' median
+# is their mean)
 #   (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24
 #      (go-tpc is not on the Go module proxy; sysbench's query is the yardstick)
 #   (benchpress CPU per point select) / (sysbench's), target <= 1.0
@@ -23,7 +25,7 @@
 # The summary starts with the machine type (lscpu) and server versions.
 #
 # Installs sysbench from Debian apt if missing; builds benchpress into $OUT.
-# Environment: LADDER ("1 2 8 32 128") DURATION (20s) SB_TIME (10) ROUNDS (2)
+# Environment: LADDER ("1 2 8 32 128") DURATION (20s) SB_TIME (10) ROUNDS (3)
 #   SB_TABLES (4) SB_SIZE (100000) SB_DB (sbtest) TPCC_DB (bp) WAREHOUSES (4)
 #   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
@@ -34,7 +36,7 @@ cd "$(dirname "$0")/.."
 
 LADDER=${LADDER:-"1 2 8 32 128"} DURATION=${DURATION:-20s} SB_TIME=${SB_TIME:-10}
 SB_TABLES=${SB_TABLES:-4} SB_SIZE=${SB_SIZE:-100000} SB_DB=${SB_DB:-sbtest} TPCC_DB=${TPCC_DB:-bp}
-WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s} ROUNDS=${ROUNDS:-2}
+WAREHOUSES=${WAREHOUSES:-4} BIG=${BIG:-2048} BIG_DURATION=${BIG_DURATION:-20s} ROUNDS=${ROUNDS:-3}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}
 SERVERS=${SERVERS:-"mariadb postgres"}

@@ -97,11 +97,48 @@ func TestTPCCSocketModes(t *testing.T) {
 						if r.Driver.YieldMS != yield || (yield > 0) != strings.Contains(out, "terminals yield every 5 ms") {
 							t.Errorf("driver.yield_ms %v, want %v; summary:\n%s", r.Driver.YieldMS, yield, out)
 						}
+						// TPC-C's reads yield before they wait once the 8
+						// terminals outnumber the CPUs (workload.WaitYielder).
+						wait := 8 > runtime.NumCPU()
+						if r.Driver.YieldBeforeWait != wait || wait != strings.Contains(out, "reads yield once before they wait") {
+							t.Errorf("driver.yield_before_wait %v, want %v; summary:\n%s", r.Driver.YieldBeforeWait, wait, out)
+						}
 					}
 					if !strings.Contains(out, tc.want+" sockets") {
 						t.Errorf("summary does not say %q:\n%s", tc.want+" sockets", out)
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestSysbenchReadsYieldOnlyWhereMeasured: sysbench's short round trips do
+// not opt in to a yield before a blocking wait (workload.WaitYielder, which
+// TPC-C implements): 8 threads on MariaDB read without it, on PostgreSQL
+// with it only as terminals that share the CPUs (target.SharedYield).
+func TestSysbenchReadsYieldOnlyWhereMeasured(t *testing.T) {
+	if !sockio.Supported {
+		t.Skip("blocking sockets are Linux-only")
+	}
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			url := urlOf(testdb.For(t, kind, "cli_sock_sb"))
+			common := []string{"--target", url, "--tables", "1", "--table-size", "200"}
+			runCLIProcs(t, true, append([]string{"sysbench", "cleanup"}, common...)...) // a previous run's tables
+			if out, errs, code := runCLIProcs(t, true, append([]string{"sysbench", "prepare"}, common...)...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s%s", code, out, errs)
+			}
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"sysbench", "run", "oltp_point_select", "--threads", "8", "--time", "2", "--report-interval", "0", "--json", js}, common...)
+			out, errs, code := runCLIProcs(t, true, args...)
+			if code != 0 {
+				t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+			}
+			r := readResult(t, js)
+			want := target.SharedYield(kind, 8, runtime.NumCPU())
+			if r.Driver == nil || r.Driver.SocketIO != "blocking" || r.Driver.YieldBeforeWait != want {
+				t.Fatalf("driver %+v, want blocking sockets and yield_before_wait %v", r.Driver, want)
 			}
 		})
 	}

@@ -63,6 +63,9 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 		if d.YieldMS > 0 {
 			fmt.Fprintf(w, ", terminals yield every %g ms", d.YieldMS)
 		}
+		if d.YieldBeforeWait {
+			fmt.Fprint(w, ", reads yield once before they wait")
+		}
 	}
 	fmt.Fprintln(w)
 	if d.DriverBound {

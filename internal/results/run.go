@@ -188,10 +188,14 @@ type Driver struct {
 	// GoMaxProcs the runtime's P count during the run (--socket-io);
 	// YieldMS, when set, how often at most a blocking terminal yielded to
 	// Go's scheduler between transactions instead of being preempted by it
-	// (PostgreSQL terminals that outnumber the CPUs).
-	SocketIO   string  `json:"socket_io,omitempty"`
-	GoMaxProcs int     `json:"gomaxprocs,omitempty"`
-	YieldMS    float64 `json:"yield_ms,omitempty"`
+	// (PostgreSQL terminals that outnumber the CPUs); YieldBeforeWait
+	// whether a blocking read that found no reply yet gave up the CPU once
+	// before it blocked (those terminals, and TPC-C's whenever the
+	// terminals outnumber the CPUs).
+	SocketIO        string  `json:"socket_io,omitempty"`
+	GoMaxProcs      int     `json:"gomaxprocs,omitempty"`
+	YieldMS         float64 `json:"yield_ms,omitempty"`
+	YieldBeforeWait bool    `json:"yield_before_wait,omitempty"`
 }
 
 // Check is one consistency or response-time check.

@@ -67,6 +67,26 @@ type TerminalSummarizer interface {
 	SummarizeTerminals(r *results.Run, events []int64)
 }
 
+// WaitYielder is implemented by workloads whose round trips carry enough
+// server work that a terminal on a blocking socket, one of more terminals
+// than the load machine has CPUs, should give up the CPU once before it
+// blocks for a reply (target.Connector.SetYieldBeforeWait): the thread is
+// then still runnable when the reply comes, so the reply wakes no one and
+// the CPU went to a server thread meanwhile. Short round trips lose by it
+// (the yielded thread queues behind the runnable ones: sysbench point
+// selects' p99 4x on MariaDB at 8 threads, docs/benchmarks.md
+// "2026-11-26 (15:00)"), so a workload opts in.
+type WaitYielder interface {
+	YieldBeforeWait() bool
+}
+
+// YieldsBeforeWait reports whether w opts in to yielding before a blocking
+// wait (WaitYielder); false for workloads that do not implement it.
+func YieldsBeforeWait(w Workload) bool {
+	y, ok := w.(WaitYielder)
+	return ok && y.YieldBeforeWait()
+}
+
 // StmtCounter is implemented by workloads that know how many statement round
 // trips an op costs on average; used to report driver CPU per statement.
 type StmtCounter interface {
