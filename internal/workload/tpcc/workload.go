@@ -261,8 +261,9 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 // round trips are long enough on the server (multi-row inserts, updates,
 // joins) that the yield costs no latency. Measured on MariaDB, 2 vCPUs
 // shared with the server, 3 interleaved rounds at 8, 32 and 64 terminals
-// (docs/benchmarks.md, "2026-11-26 (15:00)"): tpmC +7 to +22 %, p99 lower,
-// client CPU per transaction -4 to -35 % in every pair of rounds.
+// (docs/benchmarks.md, "2026-11-26 (15:00)"): in every pair of rounds tpmC
+// +4 to +22 %, client CPU per transaction -4 to -39 %, p99 lower or equal;
+// at 128 terminals even.
 func (w *Workload) YieldBeforeWait() bool { return true }
 
 // ConcurrentTerminals tells the runner that NewTerminal may be called
