@@ -17,7 +17,9 @@
 #   (benchpress CPU per TPC-C txn) / (sysbench CPU per query), target <= 24
 #      (go-tpc is not on the Go module proxy; sysbench's query is the yardstick)
 #   (benchpress CPU per point select) / (sysbench's), target <= 1.0
-# and every round's ratios to show the noise;
+# and every round's ratios to show the noise, with the round's TPC-C CPU per
+# transaction and the hypervisor's steal (the host's speed moves the TPC-C
+# figure by up to 2x within half an hour, docs/benchmarks.md 2026-11-26 (15:00));
 #   4. a BIG-terminal TPC-C run (default 2048, 5 s warm-up): start time,
 #      peak RSS, the GC's share of the driver's CPU (driver.gc_cpu_pct),
 #      connection errors (targets: start <= 10 s, RSS <= 256 MB, GC <= 5 %,
@@ -68,7 +70,7 @@ for srv in $SERVERS; do
 		# shellcheck disable=SC2046
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
 	fi
-	echo "  step | TPC-C us/txn | sysbench us/query | benchpress us/query | txn/query (<= 24) | query/query (<= 1.0) | per round txn/query, query/query" | tee -a "$SUMMARY"
+	echo "  step | TPC-C us/txn | sysbench us/query | benchpress us/query | txn/query (<= 24) | query/query (<= 1.0) | per round txn/query,query/query(TPC-C us per txn,steal s)" | tee -a "$SUMMARY"
 	for step in $LADDER; do
 		txn_us_all=() q_us_all=() bq_us_all=() rounds_txt=
 		for round in $(seq 1 "$ROUNDS"); do
@@ -89,7 +91,11 @@ for srv in $SERVERS; do
 				--tables "$SB_TABLES" --table-size "$SB_SIZE" --threads "$step" --time "$SB_TIME" --report-interval 0 --json "$f-bpsb.json" || true
 			bp_q=$(jq -r '.extra.queries.total // empty' "$f-bpsb.json" 2>/dev/null || true)
 			bq_us_all+=("$(calc 2 "$(cut -d' ' -f1 "$f-bpsb.cpu")/${bp_q:-0}*1e6")")
-			rounds_txt="$rounds_txt $(calc 1 "${txn_us_all[-1]}/${q_us_all[-1]}"),$(calc 2 "${bq_us_all[-1]}/${q_us_all[-1]}")"
+			# the round's ratios, then its TPC-C us per transaction and the
+			# hypervisor's steal over the three runs (s): a slow quarter hour
+			# of the host shows here rather than only in the ratio
+			steal=$(calc 2 "$(steal_of "$f-tpcc")+$(steal_of "$f-sysbench")+$(steal_of "$f-bpsb")")
+			rounds_txt="$rounds_txt $(calc 1 "${txn_us_all[-1]}/${q_us_all[-1]}"),$(calc 2 "${bq_us_all[-1]}/${q_us_all[-1]}")($(calc 0 "${txn_us_all[-1]}")us,st$steal)"
 		done
 		txn_us=$(median "${txn_us_all[@]}") sb_q_us=$(median "${q_us_all[@]}") bp_q_us=$(median "${bq_us_all[@]}")
 		r_txn=$(calc 1 "$txn_us/$sb_q_us") r_q=$(calc 2 "$bp_q_us/$sb_q_us")
