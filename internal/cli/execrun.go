@@ -100,12 +100,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// Terminals that share the cores pass through the scheduler between
 	// transactions before the runtime's 10 ms preemption would take them
 	// (runner.Config.YieldEvery, target.SharedYield).
-	// A read that finds no reply yet gives up the CPU once before it
-	// blocks: for those terminals, and for workloads with long round trips
-	// (workload.WaitYielder) whenever the terminals outnumber the CPUs.
 	if blocking && yield {
 		cfg.YieldEvery = blockingYieldEvery
 	}
+	// A read that finds no reply yet gives up the CPU once before it
+	// blocks: for those terminals, and for workloads with long round trips
+	// (workload.WaitYielder) whenever the terminals outnumber the CPUs.
 	yieldWait := blocking && (yield || cfg.Terminals > cpus && workload.YieldsBeforeWait(spec.Workload))
 	if yieldWait {
 		spec.Connector.SetYieldBeforeWait(true)
