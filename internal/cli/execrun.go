@@ -14,6 +14,7 @@ import (
 	"benchpress/internal/runner"
 	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
+	"benchpress/internal/target/sockio"
 	"benchpress/internal/workload"
 )
 
@@ -111,6 +112,14 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		spec.Connector.SetYieldBeforeWait(true)
 		defer spec.Connector.SetYieldBeforeWait(false)
 	}
+	// A read of such a workload that has waited sockio.ReadSlice waits on
+	// parked in the poller, not in a thread the runtime interrupts with a
+	// preemption signal every 10-20 ms.
+	parkLong := blocking && workload.YieldsBeforeWait(spec.Workload)
+	if parkLong {
+		spec.Connector.SetParkLongWaits(true)
+		defer spec.Connector.SetParkLongWaits(false)
+	}
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
 		return nil, err
@@ -133,6 +142,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		}
 		run.Driver.YieldMS = float64(cfg.YieldEvery) / float64(time.Millisecond)
 		run.Driver.YieldBeforeWait = yieldWait
+		if parkLong {
+			run.Driver.ParkLongWaitsMS = float64(sockio.ReadSlice) / float64(time.Millisecond)
+		}
 	}
 	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"benchpress/internal/target"
 	"benchpress/internal/target/sockio"
@@ -103,6 +105,11 @@ func TestTPCCSocketModes(t *testing.T) {
 						if r.Driver.YieldBeforeWait != wait || wait != strings.Contains(out, "reads yield once before they wait") {
 							t.Errorf("driver.yield_before_wait %v, want %v; summary:\n%s", r.Driver.YieldBeforeWait, wait, out)
 						}
+						// and wait for slow replies parked in the poller.
+						park := float64(sockio.ReadSlice) / float64(time.Millisecond)
+						if r.Driver.ParkLongWaitsMS != park || !strings.Contains(out, fmt.Sprintf("waits over %g ms park in the poller", park)) {
+							t.Errorf("driver.park_long_waits_ms %v, want %v; summary:\n%s", r.Driver.ParkLongWaitsMS, park, out)
+						}
 					}
 					if !strings.Contains(out, tc.want+" sockets") {
 						t.Errorf("summary does not say %q:\n%s", tc.want+" sockets", out)
@@ -114,9 +121,10 @@ func TestTPCCSocketModes(t *testing.T) {
 }
 
 // TestSysbenchReadsYieldOnlyWhereMeasured: sysbench's short round trips do
-// not opt in to a yield before a blocking wait (workload.WaitYielder, which
-// TPC-C implements): 8 threads on MariaDB read without it, on PostgreSQL
-// with it only as terminals that share the CPUs (target.SharedYield).
+// not opt in to a yield before a blocking wait nor to parking long waits
+// (workload.WaitYielder, which TPC-C implements): 8 threads on MariaDB read
+// without the yield, on PostgreSQL with it only as terminals that share
+// the CPUs (target.SharedYield).
 func TestSysbenchReadsYieldOnlyWhereMeasured(t *testing.T) {
 	if !sockio.Supported {
 		t.Skip("blocking sockets are Linux-only")
@@ -137,8 +145,8 @@ func TestSysbenchReadsYieldOnlyWhereMeasured(t *testing.T) {
 			}
 			r := readResult(t, js)
 			want := target.SharedYield(kind, 8, runtime.NumCPU())
-			if r.Driver == nil || r.Driver.SocketIO != "blocking" || r.Driver.YieldBeforeWait != want {
-				t.Fatalf("driver %+v, want blocking sockets and yield_before_wait %v", r.Driver, want)
+			if r.Driver == nil || r.Driver.SocketIO != "blocking" || r.Driver.YieldBeforeWait != want || r.Driver.ParkLongWaitsMS != 0 {
+				t.Fatalf("driver %+v, want blocking sockets, yield_before_wait %v, no park_long_waits_ms", r.Driver, want)
 			}
 		})
 	}

@@ -66,6 +66,9 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 		if d.YieldBeforeWait {
 			fmt.Fprint(w, ", reads yield once before they wait")
 		}
+		if d.ParkLongWaitsMS > 0 {
+			fmt.Fprintf(w, ", waits over %g ms park in the poller", d.ParkLongWaitsMS)
+		}
 	}
 	fmt.Fprintln(w)
 	if d.DriverBound {

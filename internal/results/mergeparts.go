@@ -100,7 +100,7 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 			stmts += cpu / d.CPUPerStmtUS
 		}
 		if out.SocketIO == "" { // the partitions run the same plan: the first says it
-			out.SocketIO, out.GoMaxProcs, out.YieldMS, out.YieldBeforeWait = d.SocketIO, d.GoMaxProcs, d.YieldMS, d.YieldBeforeWait
+			out.SocketIO, out.GoMaxProcs, out.YieldMS, out.YieldBeforeWait, out.ParkLongWaitsMS = d.SocketIO, d.GoMaxProcs, d.YieldMS, d.YieldBeforeWait, d.ParkLongWaitsMS
 		}
 		if d.DriverBound {
 			out.DriverBound = true

@@ -191,11 +191,14 @@ type Driver struct {
 	// (PostgreSQL terminals that outnumber the CPUs); YieldBeforeWait
 	// whether a blocking read that found no reply yet gave up the CPU once
 	// before it blocked (those terminals, and TPC-C's whenever the
-	// terminals outnumber the CPUs).
+	// terminals outnumber the CPUs); ParkLongWaitsMS, when set, how long a
+	// blocking read waited in its thread before it waited on parked in Go's
+	// poller (TPC-C).
 	SocketIO        string  `json:"socket_io,omitempty"`
 	GoMaxProcs      int     `json:"gomaxprocs,omitempty"`
 	YieldMS         float64 `json:"yield_ms,omitempty"`
 	YieldBeforeWait bool    `json:"yield_before_wait,omitempty"`
+	ParkLongWaitsMS float64 `json:"park_long_waits_ms,omitempty"`
 }
 
 // Check is one consistency or response-time check.

@@ -97,6 +97,7 @@ func ParseSocketIO(v string) (SocketIO, error) {
 type socketMode struct {
 	blocking  atomic.Bool
 	yieldWait atomic.Bool  // sockio.Conn.SetYieldBeforeWait for new sockets
+	parkLong  atomic.Bool  // sockio.Conn.SetParkLongWaits for new sockets
 	detached  atomic.Int64 // sessions given blocking sockets so far
 }
 
@@ -108,6 +109,7 @@ func (m *socketMode) wrap(nc net.Conn) net.Conn {
 	}
 	if c, err := sockio.Detach(nc); err == nil {
 		c.SetYieldBeforeWait(m.yieldWait.Load())
+		c.SetParkLongWaits(m.parkLong.Load())
 		m.detached.Add(1)
 		return c
 	}
@@ -144,6 +146,12 @@ func (c *Connector) SetBlockingSockets(on bool) {
 // the CPU once before a read blocks (sockio.Conn.SetYieldBeforeWait): a
 // run turns it on with SharedYield, for terminals that share the cores.
 func (c *Connector) SetYieldBeforeWait(on bool) { c.sockets.yieldWait.Store(on) }
+
+// SetParkLongWaits makes the blocking sockets opened from now on wait for
+// a reply that takes longer than sockio.ReadSlice parked in the runtime's
+// poller (sockio.Conn.SetParkLongWaits): a run turns it on for workloads
+// with long round trips (workload.WaitYielder).
+func (c *Connector) SetParkLongWaits(on bool) { c.sockets.parkLong.Store(on) }
 
 // BlockingSessions counts the sessions opened with blocking sockets since
 // the Connector was made (a run reports how its terminals waited).

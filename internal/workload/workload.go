@@ -75,7 +75,11 @@ type TerminalSummarizer interface {
 // the CPU went to a server thread meanwhile. Short round trips lose by it
 // (the yielded thread queues behind the runnable ones: sysbench point
 // selects' p99 4x on MariaDB at 8 threads, docs/benchmarks.md
-// "2026-11-26 (15:00)"), so a workload opts in.
+// "2026-11-26 (15:00)"), so a workload opts in. Its blocking reads also
+// wait for a reply that takes longer than sockio.ReadSlice parked in Go's
+// poller (target.Connector.SetParkLongWaits) instead of in a thread the
+// runtime interrupts every 10-20 ms (point selects at 128 threads lose by
+// that too: "2026-11-26 (18:00)").
 type WaitYielder interface {
 	YieldBeforeWait() bool
 }

@@ -20,8 +20,12 @@
 // terminals, see cmd/benchpress/process.go). Socket timeouts of Slice
 // (SO_RCVTIMEO/SO_SNDTIMEO) bound every wait, so that deadlines, Close and
 // the runtime's preemption (a signal then interrupts the call with EINTR
-// instead of restarting it) are honoured within a slice. The poller stays
-// the right model for thousands of terminals; the caller chooses.
+// instead of restarting it) are honoured within a slice. For round trips
+// that can take long (SetParkLongWaits) a read blocks in its thread for
+// at most ReadSlice and waits on parked in the runtime's poller (pollWait),
+// where a long wait costs nothing, instead of in a thread the runtime sees
+// busy and interrupts with a preemption signal every 10-20 ms. The poller
+// stays the right model for thousands of terminals; the caller chooses.
 package sockio
 
 import (
@@ -36,6 +40,14 @@ import (
 // Slice is the longest a blocked read or write waits before it looks at
 // its deadline and at Close again.
 const Slice = 50 * time.Millisecond
+
+// ReadSlice is the longest a read of a Conn that parks long waits
+// (SetParkLongWaits) waits blocked in its thread; a reply that takes
+// longer is waited for in the runtime's poller. Below the
+// runtime's forced preemption (a goroutine 10 ms without a pass through
+// the scheduler is interrupted by a signal), above the round trips the
+// blocking read is for (TPC-C's statements on 2 vCPUs: mostly 0.05-2 ms).
+const ReadSlice = 3 * time.Millisecond
 
 // Conn is a socket read and written in blocking mode (see the package
 // comment). It implements net.Conn: deadlines, Close from another
@@ -52,6 +64,11 @@ type Conn struct {
 	// yieldWait: a read that finds no data yields the CPU once
 	// (sched_yield) before it blocks (SetYieldBeforeWait).
 	yieldWait bool
+	// parkLong: a read that finds no data for ReadSlice waits parked
+	// in the poller (SetParkLongWaits, pollWait).
+	parkLong bool
+	// waiting is the poller's file while a read waits there (pollWait).
+	waiting atomic.Pointer[os.File]
 }
 
 // SetYieldBeforeWait makes a read that finds no data waiting give up the
@@ -89,7 +106,13 @@ func (c *Conn) SetDeadline(t time.Time) error {
 // SetReadDeadline bounds pending and future reads; the zero time removes
 // the bound. A read past it returns an error wrapping
 // os.ErrDeadlineExceeded (a net.Error with Timeout() true).
-func (c *Conn) SetReadDeadline(t time.Time) error { return c.setDeadline(&c.rdl, t) }
+func (c *Conn) SetReadDeadline(t time.Time) error {
+	if err := c.setDeadline(&c.rdl, t); err != nil {
+		return err
+	}
+	c.wakeWait(t)
+	return nil
+}
 
 // SetWriteDeadline is SetReadDeadline for writes.
 func (c *Conn) SetWriteDeadline(t time.Time) error { return c.setDeadline(&c.wdl, t) }

@@ -39,11 +39,11 @@ func Detach(nc net.Conn) (*Conn, error) {
 	// Closing the original removes it from the epoll set (the runtime
 	// deletes it explicitly); the duplicate shares the open socket.
 	_ = nc.Close()
-	tv := syscall.NsecToTimeval(Slice.Nanoseconds())
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		closeFD(fd)
 		return nil, fmt.Errorf("sockio: blocking mode: %w", err)
 	}
+	tv := syscall.NsecToTimeval(Slice.Nanoseconds())
 	for _, opt := range []int{syscall.SO_RCVTIMEO, syscall.SO_SNDTIMEO} {
 		if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv); err != nil {
 			closeFD(fd)
@@ -105,7 +105,12 @@ func (c *Conn) Read(p []byte) (int, error) {
 			// A signal: most often the runtime asking this goroutine to
 			// yield (preemption, a stop-the-world for the GC).
 			runtime.Gosched()
-		case syscall.EAGAIN: // a Slice without data
+		case syscall.EAGAIN: // a slice without data
+			if c.parkLong {
+				if err := c.pollWait(); err != nil {
+					return 0, c.opErr("read", err)
+				}
+			}
 		default:
 			return 0, c.opErr("read", e)
 		}

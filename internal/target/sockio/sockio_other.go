@@ -5,6 +5,7 @@ package sockio
 import (
 	"errors"
 	"net"
+	"time"
 )
 
 // Supported reports whether Detach can take sockets over here.
@@ -21,3 +22,8 @@ func closeFD(int)  {}
 // Read, Write: never reached (Detach fails first).
 func (c *Conn) Read([]byte) (int, error)  { return 0, errNotLinux }
 func (c *Conn) Write([]byte) (int, error) { return 0, errNotLinux }
+
+func (c *Conn) wakeWait(time.Time) {}
+
+// SetParkLongWaits: nothing to set (Detach fails first).
+func (c *Conn) SetParkLongWaits(bool) {}

@@ -4,6 +4,7 @@ package sockio
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -112,25 +113,30 @@ func TestDeadlines(t *testing.T) {
 		{"past deadline set by another goroutine", nil, func(c *Conn) { c.SetDeadline(time.Unix(1, 0)) }, isTimeout, 2 * Slice},
 		{"close wakes the reader", nil, func(c *Conn) { c.Close() }, func(err error) bool { return errors.Is(err, net.ErrClosed) }, Slice},
 	}
+	// Parked (SetParkLongWaits), the read waits in the poller from
+	// ReadSlice on: 20 ms into the wait, when later runs, it is there.
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c, _ := pair(t)
-			if tc.set != nil {
-				tc.set(c)
-			}
-			if tc.later != nil {
-				time.AfterFunc(20*time.Millisecond, func() { tc.later(c) })
-			}
-			start := time.Now()
-			_, err := c.Read(make([]byte, 8))
-			took := time.Since(start)
-			if !tc.check(err) {
-				t.Fatalf("read error %v (%T)", err, err)
-			}
-			if took > tc.max+150*time.Millisecond { // slack for a loaded CI machine
-				t.Errorf("read returned after %v, want within %v", took, tc.max)
-			}
-		})
+		for _, park := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/park=%v", tc.name, park), func(t *testing.T) {
+				c, _ := pair(t)
+				c.SetParkLongWaits(park)
+				if tc.set != nil {
+					tc.set(c)
+				}
+				if tc.later != nil {
+					time.AfterFunc(20*time.Millisecond, func() { tc.later(c) })
+				}
+				start := time.Now()
+				_, err := c.Read(make([]byte, 8))
+				took := time.Since(start)
+				if !tc.check(err) {
+					t.Fatalf("read error %v (%T)", err, err)
+				}
+				if took > tc.max+150*time.Millisecond { // slack for a loaded CI machine
+					t.Errorf("read returned after %v, want within %v", took, tc.max)
+				}
+			})
+		}
 	}
 }
 

@@ -263,7 +263,9 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 // shared with the server, 3 interleaved rounds at 8, 32 and 64 terminals
 // (docs/benchmarks.md, "2026-11-26 (15:00)"): in every pair of rounds tpmC
 // +4 to +22 %, client CPU per transaction -4 to -39 %, p99 lower or equal;
-// at 128 terminals even.
+// at 128 terminals even. Its reads also wait for a reply slower than
+// sockio.ReadSlice parked in the poller: at 128 MariaDB terminals client
+// CPU per transaction -28 to -40 % ("2026-11-26 (18:00)").
 func (w *Workload) YieldBeforeWait() bool { return true }
 
 // ConcurrentTerminals tells the runner that NewTerminal may be called

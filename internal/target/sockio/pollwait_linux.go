@@ -1,0 +1,85 @@
+//go:build linux
+
+package sockio
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// SetParkLongWaits makes a read that has waited ReadSlice without data
+// wait on in the runtime's poller (pollWait) instead of in its thread; off,
+// a read waits in its thread in slices of Slice. Set it before the Conn is
+// used; if the socket refuses the shorter timeout the read parks after a
+// Slice instead.
+func (c *Conn) SetParkLongWaits(on bool) {
+	c.parkLong = on
+	d := Slice
+	if on {
+		d = ReadSlice
+	}
+	tv := syscall.NsecToTimeval(d.Nanoseconds())
+	_ = syscall.SetsockoptTimeval(c.fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
+}
+
+// pollWait parks the calling goroutine in the runtime's poller until the
+// socket is readable, reaches its end (Close's shutdown included) or the
+// read deadline passes; the caller's read loop then reads or reports.
+//
+// A read that has found no data for ReadSlice ends here (SetParkLongWaits): a thread that
+// stays blocked in a raw read keeps its P and looks busy to the runtime,
+// which then interrupts it with a preemption signal every 10-20 ms (at 128
+// MariaDB TPC-C terminals on 2 vCPUs, 5,000 signals a second and up to half
+// the client's CPU per transaction, docs/benchmarks.md "2026-11-26
+// (18:00)"). Parked, the goroutine costs nothing until its reply comes.
+//
+// The wait registers a duplicate descriptor with the poller for the wait
+// only (a socket that stays in the epoll set would wake the poller's
+// thread for every reply of every terminal). The duplicate shares the
+// socket's file description, so the description is non-blocking during
+// the wait and blocking again after it; the wait's own readiness test
+// peeks (MSG_PEEK|MSG_DONTWAIT), so the data stays for the read.
+func (c *Conn) pollWait() error {
+	d, err := dupCloexec(c.fd)
+	if err != nil {
+		return err
+	}
+	if err := syscall.SetNonblock(d, true); err != nil {
+		closeFD(d)
+		return err
+	}
+	defer func() { _ = syscall.SetNonblock(c.fd, false) }()
+	f := os.NewFile(uintptr(d), "sockio") // non-blocking: registered with the poller
+	defer f.Close()
+	// A deadline set while the goroutine is parked (a context's
+	// cancellation) reaches the wait through c.waiting: either this load
+	// sees the new deadline or the setter sees the file.
+	c.waiting.Store(f)
+	defer c.waiting.Store(nil)
+	if ns := c.rdl.Load(); ns != 0 {
+		_ = f.SetReadDeadline(time.Unix(0, ns))
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var b [1]byte
+	err = rc.Read(func(fd uintptr) bool {
+		_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1, syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+		return e != syscall.EAGAIN
+	})
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil // the read loop reports its deadline
+	}
+	return err
+}
+
+// wakeWait applies a new read deadline to a wait in progress.
+func (c *Conn) wakeWait(t time.Time) {
+	if f := c.waiting.Load(); f != nil {
+		_ = f.SetReadDeadline(t)
+	}
+}
