@@ -29,12 +29,13 @@ func (c *Conn) SetParkLongWaits(on bool) {
 // socket is readable, reaches its end (Close's shutdown included) or the
 // read deadline passes; the caller's read loop then reads or reports.
 //
-// A read that has found no data for ReadSlice ends here (SetParkLongWaits): a thread that
-// stays blocked in a raw read keeps its P and looks busy to the runtime,
-// which then interrupts it with a preemption signal every 10-20 ms (at 128
-// MariaDB TPC-C terminals on 2 vCPUs, 5,000 signals a second and up to half
-// the client's CPU per transaction, docs/benchmarks.md "2026-11-26
-// (18:00)"). Parked, the goroutine costs nothing until its reply comes.
+// A read that has found no data for ReadSlice ends here
+// (SetParkLongWaits): a thread that stays blocked in a raw read keeps its
+// P and looks busy to the runtime, which then interrupts it with a
+// preemption signal every 10-20 ms (at 128 MariaDB TPC-C terminals on 2
+// vCPUs, 5,000 signals a second and up to 40 % of the client's CPU per
+// transaction, docs/benchmarks.md "2026-11-26 (18:00)"). Parked, the
+// goroutine costs nothing until its reply comes.
 //
 // The wait registers a duplicate descriptor with the poller for the wait
 // only (a socket that stays in the epoll set would wake the poller's
@@ -51,14 +52,18 @@ func (c *Conn) pollWait() error {
 		closeFD(d)
 		return err
 	}
-	defer func() { _ = syscall.SetNonblock(c.fd, false) }()
 	f := os.NewFile(uintptr(d), "sockio") // non-blocking: registered with the poller
-	defer f.Close()
 	// A deadline set while the goroutine is parked (a context's
-	// cancellation) reaches the wait through c.waiting: either this load
-	// sees the new deadline or the setter sees the file.
+	// cancellation) reaches the wait through c.waiting: either the load
+	// below sees the new deadline or the setter sees the file. A write
+	// meanwhile sees it too and waits for room rather than spin on the
+	// non-blocking description (Write), until the description blocks again.
 	c.waiting.Store(f)
-	defer c.waiting.Store(nil)
+	defer func() {
+		_ = f.Close()
+		_ = syscall.SetNonblock(c.fd, false)
+		c.waiting.Store(nil)
+	}()
 	if ns := c.rdl.Load(); ns != 0 {
 		_ = f.SetReadDeadline(time.Unix(0, ns))
 	}
@@ -82,4 +87,15 @@ func (c *Conn) wakeWait(t time.Time) {
 	if f := c.waiting.Load(); f != nil {
 		_ = f.SetReadDeadline(t)
 	}
+}
+
+// waitWritable blocks the thread until fd has room to write, for at most
+// Slice (a deadline and Close are looked at again after it).
+func waitWritable(fd int) {
+	pfd := struct {
+		fd             int32
+		events, revent int16
+	}{int32(fd), 0x4 /* POLLOUT */, 0}
+	ts := syscall.NsecToTimespec(Slice.Nanoseconds())
+	syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 }

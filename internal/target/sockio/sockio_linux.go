@@ -143,6 +143,12 @@ func (c *Conn) Write(p []byte) (int, error) {
 		case syscall.EINTR:
 			runtime.Gosched()
 		case syscall.EAGAIN:
+			// A slice without room, or (while a read waits parked, the
+			// description non-blocking: pollWait) no room at once:
+			// wait for room in the thread rather than spin.
+			if c.waiting.Load() != nil {
+				waitWritable(c.fd)
+			}
 		default:
 			return done, c.opErr("write", e)
 		}
