@@ -3,7 +3,6 @@
 package sockio
 
 import (
-	"io"
 	"syscall"
 	"testing"
 	"time"
@@ -85,20 +84,8 @@ func TestWriteBesideAParkedReadDoesNotSpin(t *testing.T) {
 	for c.waiting.Load() == nil {
 		time.Sleep(time.Millisecond)
 	}
-	const size = 16 << 20
-	drained := make(chan int64)
-	go func() {
-		time.Sleep(200 * time.Millisecond)
-		n, _ := io.Copy(io.Discard, io.LimitReader(srv, size))
-		drained <- n
-	}()
 	before := cpuTime(t)
-	if n, err := c.Write(make([]byte, size)); err != nil || n != size {
-		t.Fatalf("write %d, %v", n, err)
-	}
-	if got := <-drained; got != size {
-		t.Fatalf("peer read %d bytes, want %d", got, size)
-	}
+	writeSlowPeer(t, c, srv, 200*time.Millisecond)
 	if used := cpuTime(t) - before; used > 120*time.Millisecond {
 		t.Errorf("the write cost %v of CPU while the peer did not read for 200 ms: it spins", used)
 	}

@@ -79,10 +79,17 @@ func TestRoundTrip(t *testing.T) {
 // reads slowly: Write blocks and finishes with every byte.
 func TestLargeWrite(t *testing.T) {
 	c, srv := pair(t)
+	writeSlowPeer(t, c, srv, 100*time.Millisecond)
+}
+
+// writeSlowPeer writes 16 MB to c while srv starts reading after delay, and
+// checks every byte arrived.
+func writeSlowPeer(t *testing.T, c *Conn, srv net.Conn, delay time.Duration) {
+	t.Helper()
 	const size = 16 << 20
 	done := make(chan int64)
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(delay)
 		n, _ := io.Copy(io.Discard, io.LimitReader(srv, size))
 		done <- n
 	}()
