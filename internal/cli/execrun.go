@@ -107,7 +107,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// A read that finds no reply yet gives up the CPU once before it
 	// blocks: for those terminals, and for workloads with long round trips
 	// (workload.WaitYielder) whenever the terminals outnumber the CPUs.
-	yieldWait := blocking && (yield || cfg.Terminals > cpus && workload.YieldsBeforeWait(spec.Workload))
+	longTrips := workload.YieldsBeforeWait(spec.Workload)
+	yieldWait := blocking && (yield || cfg.Terminals > cpus && longTrips)
 	if yieldWait {
 		spec.Connector.SetYieldBeforeWait(true)
 		defer spec.Connector.SetYieldBeforeWait(false)
@@ -115,7 +116,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// A read of such a workload that has waited sockio.ReadSlice waits on
 	// parked in the poller, not in a thread the runtime interrupts with a
 	// preemption signal every 10-20 ms.
-	parkLong := blocking && workload.YieldsBeforeWait(spec.Workload)
+	parkLong := blocking && longTrips
 	if parkLong {
 		spec.Connector.SetParkLongWaits(true)
 		defer spec.Connector.SetParkLongWaits(false)

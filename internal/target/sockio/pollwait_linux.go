@@ -16,6 +16,9 @@ import (
 // used; if the socket refuses the shorter timeout the read parks after a
 // Slice instead.
 func (c *Conn) SetParkLongWaits(on bool) {
+	if on == c.parkLong {
+		return // Detach set Slice
+	}
 	c.parkLong = on
 	d := Slice
 	if on {

@@ -39,11 +39,11 @@ func Detach(nc net.Conn) (*Conn, error) {
 	// Closing the original removes it from the epoll set (the runtime
 	// deletes it explicitly); the duplicate shares the open socket.
 	_ = nc.Close()
+	tv := syscall.NsecToTimeval(Slice.Nanoseconds())
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		closeFD(fd)
 		return nil, fmt.Errorf("sockio: blocking mode: %w", err)
 	}
-	tv := syscall.NsecToTimeval(Slice.Nanoseconds())
 	for _, opt := range []int{syscall.SO_RCVTIMEO, syscall.SO_SNDTIMEO} {
 		if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv); err != nil {
 			closeFD(fd)
