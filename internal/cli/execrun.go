@@ -104,22 +104,20 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if blocking && yield {
 		cfg.YieldEvery = blockingYieldEvery
 	}
-	// A read that finds no reply yet gives up the CPU once before it
-	// blocks: for those terminals, and for workloads with long round trips
-	// (workload.WaitYielder) whenever the terminals outnumber the CPUs.
-	longTrips := workload.YieldsBeforeWait(spec.Workload)
-	yieldWait := blocking && (yield || cfg.Terminals > cpus && longTrips)
-	if yieldWait {
-		spec.Connector.SetYieldBeforeWait(true)
-		defer spec.Connector.SetYieldBeforeWait(false)
+	// How a blocking read waits for its reply (sockio.WaitPolicy): it
+	// gives up the CPU once before it blocks for those terminals, and for
+	// workloads with long round trips (workload.LongRoundTrips) whenever
+	// the terminals outnumber the CPUs; a read of such a workload that has
+	// waited sockio.ReadSlice waits on parked in the poller, not in a
+	// thread the runtime interrupts with a preemption signal every 10-20 ms.
+	longTrips := workload.HasLongRoundTrips(spec.Workload)
+	wait := sockio.WaitPolicy{
+		YieldFirst: blocking && (yield || cfg.Terminals > cpus && longTrips),
+		ParkLong:   blocking && longTrips,
 	}
-	// A read of such a workload that has waited sockio.ReadSlice waits on
-	// parked in the poller, not in a thread the runtime interrupts with a
-	// preemption signal every 10-20 ms.
-	parkLong := blocking && longTrips
-	if parkLong {
-		spec.Connector.SetParkLongWaits(true)
-		defer spec.Connector.SetParkLongWaits(false)
+	if wait != (sockio.WaitPolicy{}) {
+		spec.Connector.SetWaitPolicy(wait)
+		defer spec.Connector.SetWaitPolicy(sockio.WaitPolicy{})
 	}
 	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
 	if err != nil {
@@ -142,8 +140,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			run.Driver.SocketIO = "blocking"
 		}
 		run.Driver.YieldMS = float64(cfg.YieldEvery) / float64(time.Millisecond)
-		run.Driver.YieldBeforeWait = yieldWait
-		if parkLong {
+		run.Driver.YieldBeforeWait = wait.YieldFirst
+		if wait.ParkLong {
 			run.Driver.ParkLongWaitsMS = float64(sockio.ReadSlice) / float64(time.Millisecond)
 		}
 	}

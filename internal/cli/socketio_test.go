@@ -100,7 +100,7 @@ func TestTPCCSocketModes(t *testing.T) {
 							t.Errorf("driver.yield_ms %v, want %v; summary:\n%s", r.Driver.YieldMS, yield, out)
 						}
 						// TPC-C's reads yield before they wait once the 8
-						// terminals outnumber the CPUs (workload.WaitYielder).
+						// terminals outnumber the CPUs (workload.LongRoundTrips).
 						wait := 8 > runtime.NumCPU()
 						if r.Driver.YieldBeforeWait != wait || wait != strings.Contains(out, "reads yield once before they wait") {
 							t.Errorf("driver.yield_before_wait %v, want %v; summary:\n%s", r.Driver.YieldBeforeWait, wait, out)
@@ -122,7 +122,7 @@ func TestTPCCSocketModes(t *testing.T) {
 
 // TestSysbenchReadsYieldOnlyWhereMeasured: sysbench's short round trips do
 // not opt in to a yield before a blocking wait nor to parking long waits
-// (workload.WaitYielder, which TPC-C implements): 8 threads on MariaDB read
+// (workload.LongRoundTrips, which TPC-C implements): 8 threads on MariaDB read
 // without the yield, on PostgreSQL with it only as terminals that share
 // the CPUs (target.SharedYield).
 func TestSysbenchReadsYieldOnlyWhereMeasured(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 // inner workload's terminal ids[k] of total, so its home warehouse, district
 // and random stream are those it would have in one process. The optional
 // interfaces the runner and the CLI look for (Summarizer, StmtCounter,
-// ConcurrentTerminals, WaitYielder) are passed through.
+// ConcurrentTerminals, LongRoundTrips) are passed through.
 func Wrap(inner workload.Workload, ids []int, total int) workload.Workload {
 	return &wrapped{inner: inner, ids: ids, total: total}
 }
@@ -30,7 +30,7 @@ var (
 	_ workload.Summarizer         = (*wrapped)(nil)
 	_ workload.StmtCounter        = (*wrapped)(nil)
 	_ workload.TerminalSummarizer = (*wrapped)(nil)
-	_ workload.WaitYielder        = (*wrapped)(nil)
+	_ workload.LongRoundTrips     = (*wrapped)(nil)
 )
 
 func (w *wrapped) Ops() []string    { return w.inner.Ops() }
@@ -68,8 +68,8 @@ func (w *wrapped) Statements(cum *metrics.Snapshot) int64 {
 	return 0
 }
 
-// YieldBeforeWait passes the inner workload's choice through.
-func (w *wrapped) YieldBeforeWait() bool { return workload.YieldsBeforeWait(w.inner) }
+// LongRoundTrips passes the inner workload's declaration through.
+func (w *wrapped) LongRoundTrips() bool { return workload.HasLongRoundTrips(w.inner) }
 
 // Unwrap returns the inner workload (the CLI checks it for its own hooks).
 func (w *wrapped) Unwrap() workload.Workload { return w.inner }

@@ -16,29 +16,29 @@ func (plainWorkload) NewTerminal(context.Context, int, int, target.Conn) (worklo
 	return nil, nil
 }
 
-type yieldingWorkload struct {
+type longTripsWorkload struct {
 	plainWorkload
-	yield bool
+	long bool
 }
 
-func (w yieldingWorkload) YieldBeforeWait() bool { return w.yield }
+func (w longTripsWorkload) LongRoundTrips() bool { return w.long }
 
-// TestWrapPassesYieldBeforeWait: a partition of a run yields before its
-// reads wait exactly when the whole run would (workload.WaitYielder).
-func TestWrapPassesYieldBeforeWait(t *testing.T) {
+// TestWrapPassesLongRoundTrips: a partition of a run waits for its replies
+// exactly as the whole run would (workload.LongRoundTrips).
+func TestWrapPassesLongRoundTrips(t *testing.T) {
 	tests := []struct {
 		name  string
 		inner workload.Workload
 		want  bool
 	}{
-		{"opts in", yieldingWorkload{yield: true}, true},
-		{"declines", yieldingWorkload{yield: false}, false},
+		{"opts in", longTripsWorkload{long: true}, true},
+		{"declines", longTripsWorkload{long: false}, false},
 		{"no opinion", plainWorkload{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := workload.YieldsBeforeWait(Wrap(tt.inner, []int{0}, 2)); got != tt.want {
-				t.Errorf("YieldsBeforeWait(Wrap(...)) = %v, want %v", got, tt.want)
+			if got := workload.HasLongRoundTrips(Wrap(tt.inner, []int{0}, 2)); got != tt.want {
+				t.Errorf("HasLongRoundTrips(Wrap(...)) = %v, want %v", got, tt.want)
 			}
 		})
 	}

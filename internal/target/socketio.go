@@ -67,7 +67,7 @@ func BlockingMax(kind Kind, cpus int) int {
 // there), so MySQL keeps the preemption.
 //
 // Such a run also has its sockets yield the CPU once before a read blocks
-// (Connector.SetYieldBeforeWait; docs/benchmarks.md, "2026-11-26 (08:00)").
+// (sockio.WaitPolicy.YieldFirst; docs/benchmarks.md, "2026-11-26 (08:00)").
 func SharedYield(kind Kind, terminals, cpus int) bool { return kind == Postgres && terminals > cpus }
 
 var socketIONames = [...]string{"auto", "poller", "blocking"}
@@ -95,10 +95,9 @@ func ParseSocketIO(v string) (SocketIO, error) {
 // socketMode is the Connector's current choice, read by the backends'
 // dial functions at every connect.
 type socketMode struct {
-	blocking  atomic.Bool
-	yieldWait atomic.Bool  // sockio.Conn.SetYieldBeforeWait for new sockets
-	parkLong  atomic.Bool  // sockio.Conn.SetParkLongWaits for new sockets
-	detached  atomic.Int64 // sessions given blocking sockets so far
+	blocking atomic.Bool
+	wait     atomic.Pointer[sockio.WaitPolicy] // for new sockets; nil = zero
+	detached atomic.Int64                      // sessions given blocking sockets so far
 }
 
 // wrap returns nc detached from the poller when blocking sockets are on
@@ -108,8 +107,9 @@ func (m *socketMode) wrap(nc net.Conn) net.Conn {
 		return nc
 	}
 	if c, err := sockio.Detach(nc); err == nil {
-		c.SetYieldBeforeWait(m.yieldWait.Load())
-		c.SetParkLongWaits(m.parkLong.Load())
+		if p := m.wait.Load(); p != nil {
+			c.SetWaitPolicy(*p)
+		}
 		m.detached.Add(1)
 		return c
 	}
@@ -142,16 +142,11 @@ func (c *Connector) SetBlockingSockets(on bool) {
 	}
 }
 
-// SetYieldBeforeWait makes the blocking sockets opened from now on yield
-// the CPU once before a read blocks (sockio.Conn.SetYieldBeforeWait): a
-// run turns it on with SharedYield, for terminals that share the cores.
-func (c *Connector) SetYieldBeforeWait(on bool) { c.sockets.yieldWait.Store(on) }
-
-// SetParkLongWaits makes the blocking sockets opened from now on wait for
-// a reply that takes longer than sockio.ReadSlice parked in the runtime's
-// poller (sockio.Conn.SetParkLongWaits): a run turns it on for workloads
-// with long round trips (workload.WaitYielder).
-func (c *Connector) SetParkLongWaits(on bool) { c.sockets.parkLong.Store(on) }
+// SetWaitPolicy sets how the blocking sockets opened from now on wait for
+// a reply (sockio.WaitPolicy): a run yields before a wait for terminals
+// that share the cores (SharedYield) and parks long waits in the poller
+// for workloads with long round trips (workload.LongRoundTrips).
+func (c *Connector) SetWaitPolicy(p sockio.WaitPolicy) { c.sockets.wait.Store(&p) }
 
 // BlockingSessions counts the sessions opened with blocking sockets since
 // the Connector was made (a run reports how its terminals waited).

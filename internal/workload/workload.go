@@ -67,28 +67,32 @@ type TerminalSummarizer interface {
 	SummarizeTerminals(r *results.Run, events []int64)
 }
 
-// WaitYielder is implemented by workloads whose round trips carry enough
-// server work that a terminal on a blocking socket, one of more terminals
-// than the load machine has CPUs, should give up the CPU once before it
-// blocks for a reply (target.Connector.SetYieldBeforeWait): the thread is
-// then still runnable when the reply comes, so the reply wakes no one and
-// the CPU went to a server thread meanwhile. Short round trips lose by it
-// (the yielded thread queues behind the runnable ones: sysbench point
-// selects' p99 4x on MariaDB at 8 threads, docs/benchmarks.md
-// "2026-11-26 (15:00)"), so a workload opts in. Its blocking reads also
-// wait for a reply that takes longer than sockio.ReadSlice parked in Go's
-// poller (target.Connector.SetParkLongWaits) instead of in a thread the
-// runtime interrupts every 10-20 ms (point selects at 128 threads lose by
-// that too: "2026-11-26 (18:00)").
-type WaitYielder interface {
-	YieldBeforeWait() bool
+// LongRoundTrips is implemented by workloads whose round trips carry
+// enough server work that their terminals on blocking sockets should wait
+// for a reply otherwise than short queries do (sockio.WaitPolicy, set with
+// target.Connector.SetWaitPolicy):
+//   - when the terminals outnumber the load machine's CPUs, a read gives up
+//     the CPU once before it blocks (YieldFirst): the thread is then still
+//     runnable when the reply comes, so the reply wakes no one and the CPU
+//     went to a server thread meanwhile. Short round trips lose by it (the
+//     yielded thread queues behind the runnable ones: sysbench point
+//     selects' p99 4x on MariaDB at 8 threads, docs/benchmarks.md
+//     "2026-11-26 (15:00)");
+//   - a reply that takes longer than sockio.ReadSlice is waited for parked
+//     in Go's poller (ParkLong) instead of in a thread the runtime
+//     interrupts every 10-20 ms (point selects at 128 threads lose by that
+//     too: "2026-11-26 (18:00)").
+//
+// So a workload opts in.
+type LongRoundTrips interface {
+	LongRoundTrips() bool
 }
 
-// YieldsBeforeWait reports whether w opts in to yielding before a blocking
-// wait (WaitYielder); false for workloads that do not implement it.
-func YieldsBeforeWait(w Workload) bool {
-	y, ok := w.(WaitYielder)
-	return ok && y.YieldBeforeWait()
+// HasLongRoundTrips reports whether w declares long round trips
+// (LongRoundTrips); false for workloads that do not implement it.
+func HasLongRoundTrips(w Workload) bool {
+	y, ok := w.(LongRoundTrips)
+	return ok && y.LongRoundTrips()
 }
 
 // StmtCounter is implemented by workloads that know how many statement round

@@ -10,18 +10,11 @@ import (
 	"unsafe"
 )
 
-// SetParkLongWaits makes a read that has waited ReadSlice without data
-// wait on in the runtime's poller (pollWait) instead of in its thread; off,
-// a read waits in its thread in slices of Slice. Set it before the Conn is
-// used; if the socket refuses the shorter timeout the read parks after a
-// Slice instead.
-func (c *Conn) SetParkLongWaits(on bool) {
-	if on == c.parkLong {
-		return // Detach set Slice
-	}
-	c.parkLong = on
+// setReadSlice sets the socket's receive timeout: ReadSlice when long
+// waits park in the poller (WaitPolicy.ParkLong), else Slice (Detach's).
+func (c *Conn) setReadSlice(park bool) {
 	d := Slice
-	if on {
+	if park {
 		d = ReadSlice
 	}
 	tv := syscall.NsecToTimeval(d.Nanoseconds())
@@ -33,7 +26,7 @@ func (c *Conn) SetParkLongWaits(on bool) {
 // read deadline passes; the caller's read loop then reads or reports.
 //
 // A read that has found no data for ReadSlice ends here
-// (SetParkLongWaits): a thread that stays blocked in a raw read keeps its
+// (WaitPolicy.ParkLong): a thread that stays blocked in a raw read keeps its
 // P and looks busy to the runtime, which then interrupts it with a
 // preemption signal every 10-20 ms (at 128 MariaDB TPC-C terminals on 2
 // vCPUs, 5,000 signals a second and up to 40 % of the client's CPU per

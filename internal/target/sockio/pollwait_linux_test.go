@@ -13,7 +13,7 @@ import (
 // socket blocking for the next read; without parking it never waits there.
 func TestLongWaitParksInThePoller(t *testing.T) {
 	c, srv := pair(t)
-	c.SetParkLongWaits(true)
+	c.SetWaitPolicy(WaitPolicy{ParkLong: true})
 	type result struct {
 		s   string
 		err error
@@ -79,7 +79,7 @@ func TestLongWaitStaysInTheThreadUnlessParked(t *testing.T) {
 // starts reading after 200 ms cost the process far less than 200 ms of CPU.
 func TestWriteBesideAParkedReadDoesNotSpin(t *testing.T) {
 	c, srv := pair(t)
-	c.SetParkLongWaits(true)
+	c.SetWaitPolicy(WaitPolicy{ParkLong: true})
 	go c.Read(make([]byte, 1)) // parks; ends when the test's sockets close
 	for c.waiting.Load() == nil {
 		time.Sleep(time.Millisecond)

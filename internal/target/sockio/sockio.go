@@ -21,7 +21,7 @@
 // (SO_RCVTIMEO/SO_SNDTIMEO) bound every wait, so that deadlines, Close and
 // the runtime's preemption (a signal then interrupts the call with EINTR
 // instead of restarting it) are honoured within a slice. For round trips
-// that can take long (SetParkLongWaits) a read blocks in its thread for
+// that can take long (WaitPolicy.ParkLong) a read blocks in its thread for
 // at most ReadSlice and waits on parked in the runtime's poller (pollWait),
 // where a long wait costs nothing, instead of in a thread the runtime sees
 // busy and interrupts with a preemption signal every 10-20 ms. The poller
@@ -42,7 +42,7 @@ import (
 const Slice = 50 * time.Millisecond
 
 // ReadSlice is the longest a read of a Conn that parks long waits
-// (SetParkLongWaits) waits blocked in its thread; a reply that takes
+// (WaitPolicy.ParkLong) waits blocked in its thread; a reply that takes
 // longer is waited for in the runtime's poller. Below the
 // runtime's forced preemption (a goroutine 10 ms without a pass through
 // the scheduler is interrupted by a signal), above the round trips the
@@ -61,27 +61,11 @@ type Conn struct {
 	fdDone atomic.Bool  // the descriptor has been closed
 	rdl    atomic.Int64 // read deadline, Unix ns; 0 = none
 	wdl    atomic.Int64 // write deadline
-	// yieldWait: a read that finds no data yields the CPU once
-	// (sched_yield) before it blocks (SetYieldBeforeWait).
-	yieldWait bool
-	// parkLong: a read that finds no data for ReadSlice waits parked
-	// in the poller (SetParkLongWaits, pollWait).
-	parkLong bool
+	// wait is how a read waits for data that has not come (SetWaitPolicy).
+	wait WaitPolicy
 	// waiting is the poller's file while a read waits there (pollWait).
 	waiting atomic.Pointer[os.File]
 }
-
-// SetYieldBeforeWait makes a read that finds no data waiting give up the
-// CPU once (sched_yield) and look again before it blocks. For terminals
-// that outnumber the cores, sharing them with their servers: the thread
-// stays runnable while its server answers, so the reply does not wake it
-// and it does not preempt the server that sent it, as a C client's
-// threads, which spend longer per event, more often are. Measured on 2
-// vCPUs with PostgreSQL on the same machine, 8 terminals, alternating with
-// sysbench (docs/benchmarks.md, "2026-11-26 (08:00)"): point selects p99 0.555-0.618
-// ms against 0.731-0.769 without (sysbench 0.619-0.690) and TPS +6 to +14
-// %; read_write within the rounds' noise. Set it before the Conn is used.
-func (c *Conn) SetYieldBeforeWait(on bool) { c.yieldWait = on }
 
 // ErrUnsupported is returned by Detach for sockets it cannot take over
 // (not TCP or Unix, or a platform without blocking raw I/O); the socket is

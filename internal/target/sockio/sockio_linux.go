@@ -79,7 +79,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	if c.yieldWait {
+	if c.wait.YieldFirst {
 		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, uintptr(c.fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), syscall.MSG_DONTWAIT, 0, 0)
 		if e == 0 && n > 0 {
 			return int(n), nil
@@ -106,7 +106,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 			// yield (preemption, a stop-the-world for the GC).
 			runtime.Gosched()
 		case syscall.EAGAIN: // a slice without data
-			if c.parkLong {
+			if c.wait.ParkLong {
 				if err := c.pollWait(); err != nil {
 					return 0, c.opErr("read", err)
 				}

@@ -25,5 +25,5 @@ func (c *Conn) Write([]byte) (int, error) { return 0, errNotLinux }
 
 func (c *Conn) wakeWait(time.Time) {}
 
-// SetParkLongWaits: nothing to set (Detach fails first).
-func (c *Conn) SetParkLongWaits(bool) {}
+// setReadSlice: nothing to set (Detach fails first).
+func (c *Conn) setReadSlice(bool) {}

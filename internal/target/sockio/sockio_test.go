@@ -120,13 +120,13 @@ func TestDeadlines(t *testing.T) {
 		{"past deadline set by another goroutine", nil, func(c *Conn) { c.SetDeadline(time.Unix(1, 0)) }, isTimeout, 2 * Slice},
 		{"close wakes the reader", nil, func(c *Conn) { c.Close() }, func(err error) bool { return errors.Is(err, net.ErrClosed) }, Slice},
 	}
-	// Parked (SetParkLongWaits), the read waits in the poller from
+	// Parked (WaitPolicy.ParkLong), the read waits in the poller from
 	// ReadSlice on: 20 ms into the wait, when later runs, it is there.
 	for _, tc := range tests {
 		for _, park := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/park=%v", tc.name, park), func(t *testing.T) {
 				c, _ := pair(t)
-				c.SetParkLongWaits(park)
+				c.SetWaitPolicy(WaitPolicy{ParkLong: park})
 				if tc.set != nil {
 					tc.set(c)
 				}

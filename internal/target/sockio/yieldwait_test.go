@@ -52,7 +52,7 @@ func TestYieldBeforeWait(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, s := pair(t)
 			defer s.Close()
-			c.SetYieldBeforeWait(true)
+			c.SetWaitPolicy(WaitPolicy{YieldFirst: true})
 			tc.run(t, c, s)
 		})
 	}

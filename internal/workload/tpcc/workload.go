@@ -256,17 +256,17 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 	return newTerminal(ctx, w, id, stream, conn)
 }
 
-// YieldBeforeWait opts TPC-C in to a yield before a blocking wait when the
-// terminals outnumber the load machine's CPUs (workload.WaitYielder): its
-// round trips are long enough on the server (multi-row inserts, updates,
-// joins) that the yield costs no latency. Measured on MariaDB, 2 vCPUs
+// LongRoundTrips declares TPC-C's round trips long (workload.LongRoundTrips):
+// they carry enough server work (multi-row inserts, updates, joins) that a
+// yield before a blocking wait, when the terminals outnumber the load
+// machine's CPUs, costs no latency. Measured on MariaDB, 2 vCPUs
 // shared with the server, 3 interleaved rounds at 8, 32 and 64 terminals
 // (docs/benchmarks.md, "2026-11-26 (15:00)"): in every pair of rounds tpmC
 // +4 to +22 %, client CPU per transaction -4 to -39 %, p99 lower or equal;
 // at 128 terminals even. Its reads also wait for a reply slower than
 // sockio.ReadSlice parked in the poller: at 128 MariaDB terminals client
 // CPU per transaction -28 to -40 % ("2026-11-26 (18:00)").
-func (w *Workload) YieldBeforeWait() bool { return true }
+func (w *Workload) LongRoundTrips() bool { return true }
 
 // ConcurrentTerminals tells the runner that NewTerminal may be called
 // concurrently: a terminal's random stream depends only on its id.
