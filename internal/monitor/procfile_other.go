@@ -3,6 +3,7 @@
 package monitor
 
 import (
+	"errors"
 	"io"
 	"os"
 )
@@ -32,3 +33,12 @@ func readProcFile(path []byte, buf *[]byte) ([]byte, error) {
 		}
 	}
 }
+
+var errNoKeep = errors.New("monitor: descriptors are kept on Linux only")
+
+// openProcFile, preadProcFile, closeProcFile: descriptors are not kept
+// here; every reading opens the file by path (readProcFile).
+func openProcFile([]byte) (int, error)           { return -1, errNoKeep }
+func preadProcFile(int, *[]byte) ([]byte, error) { return nil, errNoKeep }
+func closeProcFile(int)                          {}
+func procFDBudget() int                          { return 0 }

@@ -122,6 +122,9 @@ func (w *Watcher) Stop() {
 }
 
 func (hw *hostWatch) loop(ctx context.Context, cfg *WatchConfig, first *sync.WaitGroup) {
+	if hw.procs != nil {
+		defer hw.procs.close()
+	}
 	hw.add(hw.read(ctx, cfg))
 	first.Done()
 	tick := time.NewTicker(cfg.Interval)
