@@ -62,6 +62,10 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			if !spec.Quiet {
 				fmt.Fprintf(app.Err, "warm-up done; measuring for %s\n", fmtDur(cfg.Duration))
 			}
+		case "drain":
+			if !spec.Quiet {
+				fmt.Fprintf(app.Err, "measurement window closed; waiting up to %s for the transactions still in flight (they count in the window they started in)\n", fmtDur(runner.DrainGrace-runner.DrainNotice))
+			}
 		}
 	}
 	watch := runwatch.Start(ctx, app.watch, runwatch.Spec{Name: spec.Name, Ops: spec.Workload.Ops(),

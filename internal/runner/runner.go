@@ -269,11 +269,21 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		res.Interrupted = interrupted
 		draining = true
 		stopSoft()
-		grace := drainGrace
+		grace := DrainGrace
 		if interrupted {
 			grace = interruptGrace
 		}
-		if !waitTimeout(&wg, grace) {
+		// A drain that outlasts DrainNotice is announced (phase "drain"):
+		// with terminals queued on a few rows' locks it can take the
+		// whole grace period, and the run would look hung.
+		done := waitTimeout(&wg, min(grace, DrainNotice))
+		if !done && grace > DrainNotice {
+			if !interrupted && cfg.OnPhase != nil {
+				cfg.OnPhase("drain")
+			}
+			done = waitTimeout(&wg, grace-DrainNotice)
+		}
+		if !done {
 			stopHard()
 			waitTimeout(&wg, 5*time.Second)
 		}
@@ -346,10 +356,13 @@ func foldTick(prev *Tick, ops []TickOp) {
 	}
 }
 
-// Grace periods for transactions in flight when the window closes.
+// DrainGrace is how long transactions in flight when the window closes
+// may take to complete (interruptGrace after an interrupt); a drain that
+// takes longer than DrainNotice is announced (Config.OnPhase "drain").
 const (
-	drainGrace     = 30 * time.Second
+	DrainGrace     = 30 * time.Second
 	interruptGrace = 5 * time.Second
+	DrainNotice    = 2 * time.Second
 )
 
 // openAll opens one connection per terminal, at most ConnectParallel at once.
