@@ -11,6 +11,10 @@
 #   3. benchpress sysbench run oltp_point_select on the same tables, same
 #      threads and time: client CPU per query;
 # 1-3 interleaved over ROUNDS rounds (A/B/C/A/B/C: drift hits every tool),
+# the server settled before each TPC-C run and before each point-select pair
+# (bench/lib.sh settle: PostgreSQL VACUUM + CHECKPOINT, MariaDB waits for
+# InnoDB's purge; the previous TPC-C run's writes otherwise land in the next
+# run's figures; SETTLE=0 turns it off),
 # then per step the medians and the ratios (3 rounds by default: one
 # disturbed round does not move a median of three, and two rounds' median
 # is their mean)
@@ -29,7 +33,7 @@
 # Installs sysbench from Debian apt if missing; builds benchpress into $OUT.
 # Environment: LADDER ("1 2 8 32 128") DURATION (20s) SB_TIME (10) ROUNDS (3)
 #   SB_TABLES (4) SB_SIZE (100000) SB_DB (sbtest) TPCC_DB (bp) WAREHOUSES (4)
-#   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres")
+#   BIG (2048) BIG_DURATION (20s) SERVERS ("mariadb postgres") SETTLE (1)
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   OUT (/tmp/benchpress-driver)
@@ -74,11 +78,13 @@ for srv in $SERVERS; do
 	for step in $LADDER; do
 		txn_us_all=() q_us_all=() bq_us_all=() rounds_txt=
 		for round in $(seq 1 "$ROUNDS"); do
+			settle "$srv" "$TPCC_DB"
 			echo "[$srv] $step, round $round: benchpress tpcc run, $DURATION ..." >&2
 			rm -f "$f-tpcc.json"
 			measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
 				--terminals "$step" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json" || true
 			txn_us_all+=("$(jq -r '.driver.cpu_per_txn_us // "nan"' "$f-tpcc.json" 2>/dev/null || echo nan)")
+			settle "$srv" "$SB_DB"
 			echo "[$srv] $step, round $round: sysbench oltp_point_select, ${SB_TIME}s ..." >&2
 			# shellcheck disable=SC2046
 			measure "$f-sysbench" sysbench oltp_point_select $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" \
@@ -103,6 +109,7 @@ for srv in $SERVERS; do
 			"$r_txn $(verdict "$r_txn" '<=' 24)" "$r_q $(verdict "$r_q" '<=' 1.0)" "$rounds_txt" | tee -a "$SUMMARY"
 	done
 
+	settle "$srv" "$TPCC_DB"
 	echo "[$srv] benchpress tpcc run: $BIG terminals, $BIG_DURATION ..." >&2
 	rm -f "$f-big.json"
 	rc=0
@@ -124,4 +131,9 @@ for srv in $SERVERS; do
 		echo "  $BIG terminals: start ${start_s} s (target <= 10: $(verdict "$start_s" '<=' 10)), peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target <= 256: $(verdict "$big_rss" '<=' 256)), GC $(calc 1 "$gc_pct") % of the driver's CPU (target <= 5: $(verdict "$gc_pct" '<=' 5)), connection errors: $conn_errs"
 	} | tee -a "$SUMMARY"
 done
+if [ "${SETTLE:-1}" = 0 ]; then
+	echo "# runs not settled (SETTLE=0)" | tee -a "$SUMMARY"
+else
+	echo "# before every TPC-C run and point-select pair: PostgreSQL VACUUM + CHECKPOINT, MariaDB purge caught up${SETTLE_NOTE:+ ($SETTLE_NOTE)}" | tee -a "$SUMMARY"
+fi
 echo "outputs in $OUT/, summary in $SUMMARY" >&2
