@@ -132,8 +132,14 @@ type keptFiles struct {
 	seen int
 }
 
-// procFiles are the files read per process: stat, then statm.
-var procFiles = [2]string{"/stat", "/statm"}
+// procFiles are the files read per process, indexed by statFile and
+// statmFile.
+var procFiles = [2]string{statFile: "/stat", statmFile: "/statm"}
+
+const (
+	statFile  = 0
+	statmFile = 1
+)
 
 // otherTTL is how many readings the set of unwatched pids is kept.
 const otherTTL = 30
@@ -179,7 +185,7 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 			continue
 		}
 		kf := p.kept[pid]
-		b, err := p.readFile(kf, 0, e.Name())
+		b, err := p.readFile(kf, statFile, e.Name())
 		if err != nil {
 			continue // exited meanwhile
 		}
@@ -209,7 +215,7 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		}
 		g := groups[name]
 		private, shared := st.rssPages, uint64(0)
-		if b, err := p.readFile(kf, 1, e.Name()); err == nil {
+		if b, err := p.readFile(kf, statmFile, e.Name()); err == nil {
 			if res, sh, ok := parseStatm(b); ok && sh <= res {
 				private, shared = res-sh, sh
 			}
