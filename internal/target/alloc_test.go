@@ -20,7 +20,7 @@ func TestMySQLPreparedStatementAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Exec(ctx, "DELETE FROM alloc_ps")
-	if _, err := c.Exec(ctx, "INSERT INTO alloc_ps VALUES (1, 12.34, 'x')"); err != nil {
+	if _, err := c.Exec(ctx, "INSERT INTO alloc_ps VALUES (1, 12.34, 'x'), (70000, 0.5, 'y')"); err != nil {
 		t.Fatal(err)
 	}
 	sel, err := c.Prepare(ctx, "SELECT amount, id FROM alloc_ps WHERE id = ?")
@@ -36,11 +36,19 @@ func TestMySQLPreparedStatementAllocations(t *testing.T) {
 	dest := []any{&amt, &id}
 	args := []any{target.Cents(1234), int64(1)}
 	one := []any{int64(1)}
+	// An integer argument above 255 boxed in an interface is a heap
+	// allocation of the caller (runtime.convT64); by pointer it is not, and
+	// the client sends it without one (the sysbench terminals' arguments).
+	var bigAmt target.Cents
+	var bigID int64
+	bigArg := int64(70000)
+	bigDest, big := []any{&bigAmt, &bigID}, []any{&bigArg}
 	tests := []struct {
 		name string
 		run  func() error
 	}{
 		{"point select", func() error { return sel.QueryRow(ctx, dest, one...) }},
+		{"point select, id by pointer", func() error { return sel.QueryRow(ctx, bigDest, big...) }},
 		{"update", func() error { _, err := upd.Exec(ctx, args...); return err }},
 		{"transaction", func() error {
 			if err := c.Begin(ctx, true); err != nil {
@@ -59,8 +67,8 @@ func TestMySQLPreparedStatementAllocations(t *testing.T) {
 			}
 		})
 	}
-	if amt != 1234 || id != 1 {
-		t.Fatalf("scanned amount %v id %d, want 12.34 1", amt, id)
+	if amt != 1234 || id != 1 || bigAmt != 50 || bigID != 70000 {
+		t.Fatalf("scanned amount %v id %d, %v %d, want 12.34 1, 0.50 70000", amt, id, bigAmt, bigID)
 	}
 }
 
@@ -93,18 +101,23 @@ func TestPGLeanPathAllocations(t *testing.T) {
 	_, c := testdb.Connect(t, tg, target.Options{StatementMode: target.Prepared})
 	mustExec(t, c, "CREATE TABLE IF NOT EXISTS pgfast_alloc (id INT PRIMARY KEY, amount NUMERIC(12,2), k INT)")
 	mustExec(t, c, "DELETE FROM pgfast_alloc")
-	mustExec(t, c, "INSERT INTO pgfast_alloc VALUES (1, 12.34, 5)")
+	mustExec(t, c, "INSERT INTO pgfast_alloc VALUES (1, 12.34, 5), (70000, 0.5, 6)")
 	sel := mustPrepare(t, c, "SELECT amount, k FROM pgfast_alloc WHERE id = ?")
 	upd := mustPrepare(t, c, "UPDATE pgfast_alloc SET amount = ? WHERE id = ?")
 	var amt target.Cents
 	var k int64
 	dest, one, two := []any{&amt, &k}, []any{int64(1)}, []any{target.Cents(1234), int64(1)}
+	var bigAmt target.Cents
+	var bigK int64
+	bigArg := int64(70000) // by pointer: see TestMySQLPreparedStatementAllocations
+	bigDest, big := []any{&bigAmt, &bigK}, []any{&bigArg}
 	for _, tt := range []struct {
 		name string
 		max  float64
 		run  func() error
 	}{
 		{"point select", 2, func() error { return sel.QueryRow(ctx, dest, one...) }},
+		{"point select, id by pointer", 2, func() error { return sel.QueryRow(ctx, bigDest, big...) }},
 		{"update", 2, func() error { _, err := upd.Exec(ctx, two...); return err }},
 		// Two statements, each a command tag and a TLS read, and the
 		// detached context of COMMIT (the caller's here is Background).
@@ -122,7 +135,7 @@ func TestPGLeanPathAllocations(t *testing.T) {
 		}
 		t.Logf("%s: %v allocations per statement", tt.name, allocs)
 	}
-	if amt != 1234 || k != 5 {
-		t.Fatalf("scanned %v %d", amt, k)
+	if amt != 1234 || k != 5 || bigAmt != 50 || bigK != 6 {
+		t.Fatalf("scanned %v %d, %v %d", amt, k, bigAmt, bigK)
 	}
 }

@@ -58,6 +58,12 @@ type Conn interface {
 }
 
 // Stmt is a statement prepared on one Conn.
+//
+// Arguments are the values database/sql accepts; every backend also takes a
+// *int64 as its value (nil as NULL), which the lean MySQL and PostgreSQL
+// paths send without the heap allocation an int above 255 costs when it is
+// boxed in an interface (runtime.convT64): hot loops keep their integer
+// arguments in place and pass pointers.
 type Stmt interface {
 	Exec(ctx context.Context, args ...any) (int64, error)
 	Query(ctx context.Context, args ...any) (Rows, error)

@@ -111,6 +111,12 @@ func (f *pgFast) encode(a *pgArgs, args []any) bool {
 			buf = strconv.AppendInt(buf, int64(v), 10)
 		case int64:
 			buf = strconv.AppendInt(buf, v, 10)
+		case *int64: // as pgx and database/sql accept it; nil is NULL
+			if v == nil {
+				a.ends[i] = -1
+				continue
+			}
+			buf = strconv.AppendInt(buf, *v, 10)
 		case int32:
 			buf = strconv.AppendInt(buf, int64(v), 10)
 		case int16:

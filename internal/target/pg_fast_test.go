@@ -24,6 +24,8 @@ func TestPGFastEncode(t *testing.T) {
 		{"ints", []uint32{pgtype.Int4OID, pgtype.Int8OID, pgtype.Int2OID, pgtype.Int8OID, pgtype.Int8OID},
 			[]any{1, int64(-9223372036854775808), int16(-3), int32(7), uint32(4294967295)},
 			[]string{"1", "-9223372036854775808", "-3", "7", "4294967295"}, true},
+		{"pointers", []uint32{pgtype.Int4OID, pgtype.Int8OID},
+			[]any{new(int64(100_000)), (*int64)(nil)}, []string{"100000", "<nil>"}, true},
 		{"floats", []uint32{pgtype.Float8OID, pgtype.NumericOID, pgtype.Float4OID},
 			[]any{0.1, 1e21, float32(2.5)}, []string{"0.1", "1e+21", "2.5"}, true},
 		{"text, bool, NULL", []uint32{pgtype.TextOID, pgtype.BoolOID, pgtype.Int4OID, pgtype.VarcharOID},

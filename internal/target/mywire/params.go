@@ -96,6 +96,14 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 		return b, typeNull, 0, nil
 	case int64:
 		return binary.LittleEndian.AppendUint64(b, uint64(v)), typeLongLong, 0, nil
+	case *int64:
+		// A pointer, as database/sql accepts one: callers keep integer
+		// arguments in place to send them without boxing each (a nil
+		// pointer is NULL).
+		if v == nil {
+			return b, typeNull, 0, nil
+		}
+		return binary.LittleEndian.AppendUint64(b, uint64(*v)), typeLongLong, 0, nil
 	case int:
 		return binary.LittleEndian.AppendUint64(b, uint64(int64(v))), typeLongLong, 0, nil
 	case int32:

@@ -50,6 +50,8 @@ var paramCases = []paramCase{
 	{"time midnight", time.Date(2024, 2, 3, 0, 0, 0, 0, time.UTC), typeString, 0, lstr("2024-02-03"), false},
 	{"zero time", time.Time{}, typeString, 0, lstr("0000-00-00"), false},
 	{"string 300 bytes", strings.Repeat("x", 300), typeString, 0, append([]byte{0xfc, 0x2c, 0x01}, strings.Repeat("x", 300)...), false},
+	{"*int64", new(int64(100_000)), typeLongLong, 0, i64(100_000), false},
+	{"nil *int64", (*int64)(nil), typeNull, 0, nil, true},
 }
 
 // TestAppendParamsLayout pins the whole parameter block byte for byte:
@@ -116,7 +118,7 @@ func TestAppendParamsValues(t *testing.T) {
 		if want := cat(bitmap, []byte{1}, types, vals); !bytes.Equal(got, want) {
 			t.Fatalf("appendParams =\n% x\nwant\n% x", got, want)
 		}
-		if len(bitmap) != 3 || bitmap[0] != 0b01000100 || bitmap[1] != 0 || bitmap[2] != 0 {
+		if len(bitmap) != 4 || bitmap[0] != 0b01000100 || bitmap[1] != 0 || bitmap[2] != 0 || bitmap[3] != 0b10 {
 			t.Fatalf("bitmap % x: test table changed, adjust the expectation", bitmap)
 		}
 	})

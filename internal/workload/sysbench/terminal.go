@@ -12,7 +12,10 @@ import (
 )
 
 // terminal is one sysbench thread bound to one connection. It allocates
-// nothing per event except the c/pad strings it sends and the boxed ints.
+// nothing per event except the c/pad strings it sends: integer arguments go
+// to the statements as pointers into ints (an int above 255 stored in an
+// interface is a heap allocation, runtime.convT64; a pointer is not), which
+// every backend dereferences (the lean encoders, pgx and database/sql).
 type terminal struct {
 	w      *Workload
 	conn   target.Conn
@@ -25,6 +28,7 @@ type terminal struct {
 	// like a deadlock and restarts the event, §2.7).
 	pairInsert bool
 	buf        []byte
+	ints       [2]int64 // the integer arguments of the statement being sent (intArg)
 	a1         [1]any
 	a2         [2]any
 	a3         [3]any
@@ -88,38 +92,38 @@ func (t *terminal) event(ctx context.Context) error {
 		case stPoint:
 			st := t.table()
 			for i := 0; i < s.n && err == nil; i++ {
-				t.a1[0] = t.id()
+				t.a1[0] = t.intArg(0, int64(t.id()))
 				err = t.query(ctx, st[skPoint], t.a1[:])
 			}
 		case stSimple, stSum, stOrder, stDistinct:
 			st := t.table()[rangeStmt[s.kind]]
 			for i := 0; i < s.n && err == nil; i++ {
 				id := t.id()
-				t.a2[0], t.a2[1] = id, id+o.RangeSize-1
+				t.a2[0], t.a2[1] = t.intArg(0, int64(id)), t.intArg(1, int64(id+o.RangeSize-1))
 				err = t.query(ctx, st, t.a2[:])
 			}
 		case stIndexUpdate:
 			st := t.table()
 			for i := 0; i < s.n && err == nil; i++ {
-				t.a1[0] = t.id()
+				t.a1[0] = t.intArg(0, int64(t.id()))
 				err = t.exec(ctx, st[skIndexUpdate], t.a1[:])
 			}
 		case stNonIndexUpdate:
 			st := t.table()
 			for i := 0; i < s.n && err == nil; i++ {
 				t.a2[0] = t.str(cTemplate)
-				t.a2[1] = t.id()
+				t.a2[1] = t.intArg(0, int64(t.id()))
 				err = t.exec(ctx, st[skNonIndexUpdate], t.a2[:])
 			}
 		case stDeleteInsert:
 			st := t.table()
 			for i := 0; i < s.n && err == nil; i++ {
 				id, k := t.id(), t.id()
-				t.a1[0] = id
+				t.a1[0] = t.intArg(0, int64(id))
 				if err = t.exec(ctx, st[skDelete], t.a1[:]); err != nil {
 					return fmt.Errorf("%s: delete: %w", stepNames[s.kind], err)
 				}
-				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = id, k, t.str(cTemplate), t.str(padTemplate)
+				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = t.intArg(0, int64(id)), t.intArg(1, int64(k)), t.str(cTemplate), t.str(padTemplate)
 				t.pairInsert = true
 				if err = t.exec(ctx, st[skInsert], t.a4[:]); err != nil {
 					return fmt.Errorf("%s: insert: %w", stepNames[s.kind], err)
@@ -128,18 +132,18 @@ func (t *terminal) event(ctx context.Context) error {
 			}
 		case stDelete:
 			st := t.table()
-			t.a1[0] = t.id()
+			t.a1[0] = t.intArg(0, int64(t.id()))
 			err = t.exec(ctx, st[skDelete], t.a1[:])
 		case stInsert:
 			st := t.table()
 			k := t.id()
 			if o.AutoInc {
-				t.a3[0], t.a3[1], t.a3[2] = k, t.str(cTemplate), t.str(padTemplate)
+				t.a3[0], t.a3[1], t.a3[2] = t.intArg(0, int64(k)), t.str(cTemplate), t.str(padTemplate)
 				err = t.exec(ctx, st[skInsertNew], t.a3[:])
 			} else {
 				// sysbench.rand.unique() − 2^31: unique per run over all terminals.
 				u := randgen.SBUnique(t.w.uniqueIdx.Add(1)-1, t.w.uniqueOffset)
-				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = int64(u)-1<<31, k, t.str(cTemplate), t.str(padTemplate)
+				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = t.intArg(0, int64(u)-1<<31), t.intArg(1, int64(k)), t.str(cTemplate), t.str(padTemplate)
 				err = t.exec(ctx, st[skInsert], t.a4[:])
 			}
 		}
@@ -163,6 +167,15 @@ var rangeStmt = [...]stmtKind{stSimple: skSimple, stSum: skSum, stOrder: skOrder
 // table draws the table of a statement group: sysbench.rand.uniform(1, tables).
 func (t *terminal) table() *[numStmtKinds]target.Stmt {
 	return &t.stmts[randgen.SBUniform(t.r, 1, t.w.opts.Tables)-1]
+}
+
+// intArg stores v in integer slot i and returns the slot as a statement
+// argument (*int64). A statement's integer arguments use distinct slots;
+// the next statement may reuse them (the backends read arguments before
+// Query or Exec returns).
+func (t *terminal) intArg(i int, v int64) any {
+	t.ints[i] = v
+	return &t.ints[i]
 }
 
 // id is sysbench.rand.default(1, table_size).
