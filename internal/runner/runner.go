@@ -253,7 +253,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			res.Series = append(res.Series, Tick{T: now.Sub(res.Started).Seconds(), Dur: dur, Measured: measured, Ops: ops})
 			lastTick = now
 		}
-		rep.add(s)
+		rep.add(s, now)
 		if cfg.OnTick != nil {
 			cfg.OnTick(s, measured)
 		}
@@ -288,7 +288,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			waitTimeout(&wg, 5*time.Second)
 		}
 		doTick()
-		rep.flush()
+		rep.flush(time.Now())
 		reg.SetPhase(metrics.Done)
 		if cfg.OnPhase != nil {
 			cfg.OnPhase("done")
