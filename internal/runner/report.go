@@ -19,13 +19,14 @@ func newReporter(cfg *Config, reg *metrics.Registry, started time.Time) *reporte
 	return &reporter{cfg: cfg, reg: reg, started: started, last: started}
 }
 
-// reportSlack is how early or late a tick may come and still close the
-// report window it ends: the ticker's goroutine shares the CPUs with the
-// terminals and the server, and at 128 terminals on 2 vCPUs its ticks came
-// up to 120 ms late; with a 50 ms margin a late tick followed by a punctual
-// one left a second without a live line ("[ 1s ]", "[ 3s ]", the second
-// line covering 1.9 s). At most half the interval, so that a tick at a
-// phase edge (the warm-up's end) folds into the next line.
+// reportSlack is how much shorter than ReportInterval the time since the
+// last line may be when a tick closes the window (a late tick always
+// does): the ticker's goroutine shares the CPUs with the terminals and the
+// server, and at 128 terminals on 2 vCPUs a tick came 117 ms late, so the
+// punctual one after it found 0.89 s since the line; with the 50 ms of
+// before that second got no line ("[ 1s ]", "[ 3s ]", the second line
+// covering 1.9 s). At most half the interval, so that a tick at a phase
+// edge (the warm-up's end) folds into the next line.
 const reportSlack = 400 * time.Millisecond
 
 // add merges a tick that ended at now and reports when it closes a report
