@@ -1,10 +1,12 @@
 package target
 
 import (
+	"database/sql"
 	"encoding"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 	"unsafe"
@@ -23,15 +25,17 @@ import (
 // binds the arguments as text into buffers owned by the session and
 // decodes the common (column type, destination) pairs itself:
 //
-//   - parameters: nil, integers, floats (finite), bool and string for any
-//     parameter type but bytea; time.Time for timestamp, timestamptz and
-//     date; encoding.TextAppender values (Cents, Decimal4) for numeric,
-//     float and text parameters. The server parses the text exactly as it
+//   - parameters: nil, integers, floats (finite), bool and string (also
+//     *int64 and *string) for any parameter type but bytea; time.Time (and
+//     *time.Time) for timestamp, timestamptz and date;
+//     encoding.TextAppender values (Cents, Decimal4, *TextBuf) for numeric,
+//     float and character parameters. The server parses the text exactly as it
 //     parses sysbench's (libpq's) text parameters.
 //   - results: fixed-width types (integers, floats, bool, timestamps, date)
 //     come in binary, the rest (numeric, text, varchar) as text; integers
 //     into *int64/*int/*int32, float8/float4 into *float64, text into
-//     *string, and numeric columns into encoding.TextUnmarshaler (Cents
+//     *string or *TextBuf, integers or NULL into *sql.NullInt64, anything
+//     into *Discard, and numeric columns into encoding.TextUnmarshaler (Cents
 //     and Decimal4 read the decimal text exactly, discard skips it).
 //
 // Anything else takes pgx's own way: a statement whose arguments do not fit
@@ -141,20 +145,33 @@ func (f *pgFast) encode(a *pgArgs, args []any) bool {
 			}
 		case string:
 			buf = append(buf, v...)
+		case *string: // by pointer, as pgx and database/sql accept it; nil is NULL
+			if v == nil {
+				a.ends[i] = -1
+				continue
+			}
+			buf = append(buf, *v...)
 		case time.Time:
-			switch oid {
-			case pgtype.TimestampOID, pgtype.TimestamptzOID, pgtype.DateOID:
-			default:
+			var ok bool
+			if buf, ok = appendPGTime(buf, oid, v); !ok {
 				return false
 			}
-			if y := v.Year(); y < 1 || y > 9999 {
+		case *time.Time:
+			if v == nil {
+				a.ends[i] = -1
+				continue
+			}
+			var ok bool
+			if buf, ok = appendPGTime(buf, oid, *v); !ok {
 				return false
 			}
-			buf = v.AppendFormat(buf, pgTimeLayout)
 		case encoding.TextAppender:
 			switch oid {
-			case pgtype.NumericOID, pgtype.Float8OID, pgtype.Float4OID, pgtype.TextOID, pgtype.VarcharOID:
+			case pgtype.NumericOID, pgtype.Float8OID, pgtype.Float4OID, pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID:
 			default:
+				return false
+			}
+			if isNilPointer(v) { // *Cents, *TextBuf: pgx's way (NULL)
 				return false
 			}
 			var err error
@@ -179,6 +196,27 @@ func (f *pgFast) encode(a *pgArgs, args []any) bool {
 	return true
 }
 
+// appendPGTime appends a time parameter's text for a timestamp,
+// timestamptz or date parameter; false for other types and years pgx
+// encodes differently.
+func appendPGTime(buf []byte, oid uint32, v time.Time) ([]byte, bool) {
+	switch oid {
+	case pgtype.TimestampOID, pgtype.TimestamptzOID, pgtype.DateOID:
+	default:
+		return buf, false
+	}
+	if y := v.Year(); y < 1 || y > 9999 {
+		return buf, false
+	}
+	return v.AppendFormat(buf, pgTimeLayout), true
+}
+
+// isNilPointer reports whether v holds a nil pointer.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 // scan decodes one row's values into dest.
 func (f *pgFast) scan(tm *pgtype.Map, dest []any, vals [][]byte) error {
 	if len(dest) != len(vals) {
@@ -196,6 +234,24 @@ func (f *pgFast) scan(tm *pgtype.Map, dest []any, vals [][]byte) error {
 // scanValue decodes one value: the common pairs here, the rest (and NULL)
 // by pgx's type map.
 func scanValue(tm *pgtype.Map, oid uint32, format int16, src []byte, dst any) error {
+	switch d := dst.(type) {
+	case *Discard:
+		return nil
+	case *TextBuf:
+		if src != nil && textOID(oid) {
+			d.Set(src) // the same bytes in text and binary format
+			return nil
+		}
+	case *sql.NullInt64:
+		if src == nil {
+			*d = sql.NullInt64{}
+			return nil
+		}
+		if v, ok := binaryInt(oid, format, src); ok {
+			*d = sql.NullInt64{Int64: v, Valid: true}
+			return nil
+		}
+	}
 	if src != nil {
 		if format == pgtype.BinaryFormatCode {
 			if scanBinary(oid, src, dst) {
@@ -224,17 +280,33 @@ func scanValue(tm *pgtype.Map, oid uint32, format int16, src []byte, dst any) er
 	return tm.Scan(oid, format, src, dst)
 }
 
+// textOID reports the character types whose value is its text.
+func textOID(oid uint32) bool {
+	return oid == pgtype.TextOID || oid == pgtype.VarcharOID || oid == pgtype.BPCharOID
+}
+
+// binaryInt decodes a binary integer column's value.
+func binaryInt(oid uint32, format int16, src []byte) (int64, bool) {
+	if format != pgtype.BinaryFormatCode {
+		return 0, false
+	}
+	switch {
+	case oid == pgtype.Int8OID && len(src) == 8:
+		return int64(binary.BigEndian.Uint64(src)), true
+	case oid == pgtype.Int4OID && len(src) == 4:
+		return int64(int32(binary.BigEndian.Uint32(src))), true
+	case oid == pgtype.Int2OID && len(src) == 2:
+		return int64(int16(binary.BigEndian.Uint16(src))), true
+	}
+	return 0, false
+}
+
 // scanBinary decodes a binary integer or float into the destinations that
 // hold it exactly; false leaves the value to pgx.
 func scanBinary(oid uint32, src []byte, dst any) bool {
-	var v int64
+	v, isInt := binaryInt(oid, pgtype.BinaryFormatCode, src)
 	switch {
-	case oid == pgtype.Int8OID && len(src) == 8:
-		v = int64(binary.BigEndian.Uint64(src))
-	case oid == pgtype.Int4OID && len(src) == 4:
-		v = int64(int32(binary.BigEndian.Uint32(src)))
-	case oid == pgtype.Int2OID && len(src) == 2:
-		v = int64(int16(binary.BigEndian.Uint16(src)))
+	case isInt:
 	case oid == pgtype.Float8OID && len(src) == 8:
 		if d, ok := dst.(*float64); ok {
 			*d = math.Float64frombits(binary.BigEndian.Uint64(src))

@@ -35,6 +35,13 @@ func TestPGFastEncode(t *testing.T) {
 		{"time", []uint32{pgtype.TimestamptzOID, pgtype.TimestampOID},
 			[]any{time.Date(2026, 11, 23, 16, 5, 4, 123456789, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, loc)},
 			[]string{"2026-11-23 16:05:04.123456+00:00:00", "0001-01-01 00:00:00.000000-03:30:15"}, true},
+		{"pointers to string and time", []uint32{pgtype.TextOID, pgtype.TimestamptzOID, pgtype.VarcharOID, pgtype.TimestampOID},
+			[]any{new("a b"), new(time.Date(2026, 11, 27, 1, 2, 3, 0, time.UTC)), (*string)(nil), (*time.Time)(nil)},
+			[]string{"a b", "2026-11-27 01:02:03.000000+00:00:00", "<nil>", "<nil>"}, true},
+		{"TextBuf and *Cents", []uint32{pgtype.BPCharOID, pgtype.TextOID, pgtype.NumericOID},
+			[]any{textBuf("dist-info"), textBuf(""), new(Cents(-5))}, []string{"dist-info", "", "-0.05"}, true},
+		{"nil *TextBuf (pgx)", []uint32{pgtype.TextOID}, []any{(*TextBuf)(nil)}, nil, false},
+		{"*time.Time into text", []uint32{pgtype.TextOID}, []any{new(time.Now())}, nil, false},
 		{"bytea parameter", []uint32{pgtype.ByteaOID}, []any{"x"}, nil, false},
 		{"[]byte argument", []uint32{pgtype.TextOID}, []any{[]byte("x")}, nil, false},
 		{"NaN", []uint32{pgtype.Float8OID}, []any{math.NaN()}, nil, false},
@@ -79,6 +86,7 @@ func TestPGFastScanValue(t *testing.T) {
 		s   string
 		c   Cents
 		ni  sql.NullInt64
+		tb  TextBuf
 	)
 	tests := []struct {
 		name   string
@@ -104,6 +112,13 @@ func TestPGFastScanValue(t *testing.T) {
 		{"NULL -> int64 (pgx error)", pgtype.Int8OID, 1, nil, &i64, nil, true},
 		{"NULL -> sql.NullInt64", pgtype.Int8OID, 1, nil, &ni, func() bool { return !ni.Valid }, false},
 		{"int8 -> sql.NullInt64", pgtype.Int8OID, 1, be(8, 9), &ni, func() bool { return ni.Valid && ni.Int64 == 9 }, false},
+		{"int2 -> sql.NullInt64", pgtype.Int2OID, 1, be(2, 0xfffe), &ni, func() bool { return ni.Valid && ni.Int64 == -2 }, false},
+		{"text -> TextBuf", pgtype.TextOID, 0, []byte("héllo"), &tb, func() bool { return tb.Equal("héllo") }, false},
+		{"bpchar -> TextBuf", pgtype.BPCharOID, 0, []byte("abc  "), &tb, func() bool { return tb.Equal("abc  ") }, false},
+		{"int8 -> TextBuf (pgx)", pgtype.Int8OID, 1, be(8, 42), &tb, func() bool { return tb.Equal("42") }, false},
+		{"NULL -> TextBuf (error)", pgtype.TextOID, 0, nil, &tb, nil, true},
+		{"timestamp -> Discard", pgtype.TimestampOID, 1, be(8, 1), &Discard{}, nil, false},
+		{"NULL -> Discard", pgtype.TimestampOID, 1, nil, &Discard{}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,4 +200,10 @@ func paramStrings(a *pgArgs) []string {
 		}
 	}
 	return out
+}
+
+func textBuf(s string) *TextBuf {
+	var b TextBuf
+	b.SetString(s)
+	return &b
 }

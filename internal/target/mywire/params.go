@@ -53,7 +53,9 @@ const paramUnsigned = 0x80
 // values are those go-sql-driver sends for the same Go types (time.Time as
 // text in the session's location, []byte(nil) as NULL), and any
 // driver.Valuer that is also an encoding.TextAppender (target.Cents) is sent
-// as its text without an intermediate string.
+// as its text without an intermediate string (a *target.TextBuf too).
+// Pointers to int64, string and time.Time are sent as their values (nil as
+// NULL): callers keep arguments in place to bind them without boxing each.
 func (c *Conn) appendParams(b []byte, s *Stmt, args []any) ([]byte, error) {
 	nullPos := len(b)
 	for i := 0; i < (len(args)+7)/8; i++ {
@@ -135,6 +137,14 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 	case string:
 		b = appendLenEnc(b, uint64(len(v)))
 		return append(b, v...), typeString, 0, nil
+	case *string:
+		// By pointer, as database/sql accepts it: a string in an interface
+		// is a heap object (runtime.convTstring). nil is NULL.
+		if v == nil {
+			return b, typeNull, 0, nil
+		}
+		b = appendLenEnc(b, uint64(len(*v)))
+		return append(b, *v...), typeString, 0, nil
 	case []byte:
 		if v == nil {
 			return b, typeNull, 0, nil
@@ -142,18 +152,13 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 		b = appendLenEnc(b, uint64(len(v)))
 		return append(b, v...), typeString, 0, nil
 	case time.Time:
-		var tmp [32]byte
-		t := tmp[:0]
-		if v.IsZero() {
-			t = append(t, "0000-00-00"...)
-		} else {
-			var err error
-			if t, err = appendDateTime(t, v.In(c.loc)); err != nil {
-				return b, 0, 0, err
-			}
+		return c.appendTime(b, v)
+	case *time.Time:
+		// By pointer for the same reason (time.Time is 24 bytes); nil is NULL.
+		if v == nil {
+			return b, typeNull, 0, nil
 		}
-		b = appendLenEnc(b, uint64(len(t)))
-		return append(b, t...), typeString, 0, nil
+		return c.appendTime(b, *v)
 	case textValue:
 		if isNilPointer(a) {
 			return b, typeNull, 0, nil
@@ -185,6 +190,23 @@ func (c *Conn) appendValue(b []byte, a any, convert bool) ([]byte, byte, byte, e
 		return b, 0, 0, err
 	}
 	return c.appendValue(b, dv, false)
+}
+
+// appendTime appends t as go-sql-driver sends a time.Time: text in the
+// session's location, the zero time as "0000-00-00".
+func (c *Conn) appendTime(b []byte, v time.Time) ([]byte, byte, byte, error) {
+	var tmp [32]byte
+	t := tmp[:0]
+	if v.IsZero() {
+		t = append(t, "0000-00-00"...)
+	} else {
+		var err error
+		if t, err = appendDateTime(t, v.In(c.loc)); err != nil {
+			return b, 0, 0, err
+		}
+	}
+	b = appendLenEnc(b, uint64(len(t)))
+	return append(b, t...), typeString, 0, nil
 }
 
 // textValue is a driver.Valuer that can also append its text: such values

@@ -52,6 +52,10 @@ var paramCases = []paramCase{
 	{"string 300 bytes", strings.Repeat("x", 300), typeString, 0, append([]byte{0xfc, 0x2c, 0x01}, strings.Repeat("x", 300)...), false},
 	{"*int64", new(int64(100_000)), typeLongLong, 0, i64(100_000), false},
 	{"nil *int64", (*int64)(nil), typeNull, 0, nil, true},
+	{"*string", new("héllo"), typeString, 0, []byte{6, 'h', 0xc3, 0xa9, 'l', 'l', 'o'}, false},
+	{"nil *string", (*string)(nil), typeNull, 0, nil, true},
+	{"*time.Time", new(time.Date(2024, 2, 3, 4, 5, 6, 7_000_000, time.UTC)), typeString, 0, lstr("2024-02-03 04:05:06.007"), false},
+	{"nil *time.Time", (*time.Time)(nil), typeNull, 0, nil, true},
 }
 
 // TestAppendParamsLayout pins the whole parameter block byte for byte:
@@ -118,7 +122,7 @@ func TestAppendParamsValues(t *testing.T) {
 		if want := cat(bitmap, []byte{1}, types, vals); !bytes.Equal(got, want) {
 			t.Fatalf("appendParams =\n% x\nwant\n% x", got, want)
 		}
-		if len(bitmap) != 4 || bitmap[0] != 0b01000100 || bitmap[1] != 0 || bitmap[2] != 0 || bitmap[3] != 0b10 {
+		if len(bitmap) != 4 || bitmap[0] != 0b01000100 || bitmap[1] != 0 || bitmap[2] != 0 || bitmap[3] != 0b101010 {
 			t.Fatalf("bitmap % x: test table changed, adjust the expectation", bitmap)
 		}
 	})

@@ -43,7 +43,7 @@ type delivery struct {
 func (d *delivery) prepare(p *preparer) {
 	d.selOldest = p.stmt("SELECT no_o_id FROM {new_order} WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1{fu}")
 	d.dOldest = []any{&d.noOID}
-	d.dCustN = []any{&d.rowD, &d.cID, &discard{}}
+	d.dCustN = []any{&d.rowD, &d.cID, &target.Discard{}}
 	d.dSumN = []any{&d.rowD, &d.total}
 	d.args = make([]any, 0, 3+4*DistrictsPerWarehouse)
 	d.a2 = make([]any, 2)
@@ -72,11 +72,11 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if err := t.begin(ctx, true); err != nil {
 		return t.fail(ctx, txn, "begin", err)
 	}
-	now := time.Now()
+	t.now = time.Now()
 	var skipped int64
 	d.found = 0
 	for dID := 1; dID <= DistrictsPerWarehouse; dID++ {
-		d.a2[0], d.a2[1] = t.wID, dID
+		d.a2[0], d.a2[1] = &t.w64, dID
 		err := t.row(ctx, d.selOldest, d.dOldest, d.a2...)
 		if errors.Is(err, target.ErrNoRows) {
 			skipped++
@@ -99,7 +99,7 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 	}
 
 	if t.w.cfg.Shape == ShapePerLine {
-		if err := t.deliveryDistricts(ctx, now); err != nil {
+		if err := t.deliveryDistricts(ctx); err != nil {
 			_ = t.rollback(ctx)
 			return metrics.Failed, err
 		}
@@ -113,7 +113,7 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if err != nil {
 		return t.fail(ctx, txn, "prepare delete new_order", err)
 	}
-	n, err := t.exec(ctx, st, d.keyArgs(d.args[:0], t.wID)...)
+	n, err := t.exec(ctx, st, d.keyArgs(d.args[:0], &t.w64)...)
 	if err != nil {
 		return t.fail(ctx, txn, "delete new_order", err)
 	}
@@ -133,14 +133,14 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 	if st, err = t.lazy(ctx, d.updOrders[:], k, updOrdersSQL); err != nil {
 		return t.fail(ctx, txn, "prepare update order", err)
 	}
-	args := d.keyArgs(append(d.args[:0], d.carrier), t.wID)
+	args := d.keyArgs(append(d.args[:0], d.carrier), &t.w64)
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "update order", err)
 	}
 	if st, err = t.lazy(ctx, d.updLinesN[:], k, updLinesSQL); err != nil {
 		return t.fail(ctx, txn, "prepare update order_line", err)
 	}
-	args = d.keyArgs(append(d.args[:0], now), t.wID)
+	args = d.keyArgs(append(d.args[:0], &t.now), &t.w64)
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "update order_line", err)
 	}
@@ -155,11 +155,11 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 	}
 	args = d.args[:0]
 	for j := 0; j < k; j++ {
-		args = append(args, d.dIDs[j], d.totals[j])
+		args = append(args, d.dIDs[j], &d.totals[j])
 	}
-	args = append(args, t.wID)
+	args = append(args, &t.w64)
 	for j := 0; j < k; j++ {
-		args = append(args, d.dIDs[j], d.cIDs[j])
+		args = append(args, d.dIDs[j], &d.cIDs[j])
 	}
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "update customer", err)
@@ -172,10 +172,10 @@ func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, e
 }
 
 // keyArgs appends W and the (d_id, o_id) pairs of the districts found.
-func (d *delivery) keyArgs(args []any, w int) []any {
+func (d *delivery) keyArgs(args []any, w *int64) []any {
 	args = append(args, w)
 	for j := 0; j < d.found; j++ {
-		args = append(args, d.dIDs[j], d.oIDs[j])
+		args = append(args, d.dIDs[j], &d.oIDs[j])
 	}
 	return args
 }
@@ -191,7 +191,7 @@ var errDeliveryRows = errors.New("rows do not match the districts delivered")
 // keeps total 0, as COALESCE(SUM(ol_amount), 0) gave per district.
 func (t *Terminal) deliveryScan(ctx context.Context, st target.Stmt, dest []any, sum bool) error {
 	d := &t.dl
-	rows, err := t.query(ctx, st, d.keyArgs(d.args[:0], t.wID)...)
+	rows, err := t.query(ctx, st, d.keyArgs(d.args[:0], &t.w64)...)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package tpcc
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"benchpress/internal/target"
 )
@@ -35,11 +34,11 @@ func (p *perDistrictDL) prepare(pr *preparer, d *delivery) {
 // customer, set the carrier, stamp the lines, sum them and credit the
 // customer. A DELETE of 0 rows (a concurrent Delivery took the locked row,
 // which the row lock should prevent) is a write conflict.
-func (t *Terminal) deliveryDistricts(ctx context.Context, now time.Time) error {
+func (t *Terminal) deliveryDistricts(ctx context.Context) error {
 	d, p := &t.dl, &t.dlPL
 	for j := 0; j < d.found; j++ {
 		key := p.a3
-		key[0], key[1], key[2] = t.wID, d.dIDs[j], d.oIDs[j]
+		key[0], key[1], key[2] = &t.w64, d.dIDs[j], &d.oIDs[j]
 		n, err := t.exec(ctx, p.delNewOrder, key...)
 		if err != nil {
 			return txnErr("delivery", "delete new_order", err)
@@ -51,18 +50,18 @@ func (t *Terminal) deliveryDistricts(ctx context.Context, now time.Time) error {
 			return txnErr("delivery", "select order", err)
 		}
 		a4 := p.a4
-		a4[0], a4[1], a4[2], a4[3] = d.carrier, t.wID, d.dIDs[j], d.oIDs[j]
+		a4[0], a4[1], a4[2], a4[3] = d.carrier, &t.w64, d.dIDs[j], &d.oIDs[j]
 		if _, err := t.exec(ctx, p.updOrder, a4...); err != nil {
 			return txnErr("delivery", "update order", err)
 		}
-		a4[0] = now
+		a4[0] = &t.now
 		if _, err := t.exec(ctx, p.updLines, a4...); err != nil {
 			return txnErr("delivery", "update order_line", err)
 		}
 		if err := t.row(ctx, p.sumLines, p.dSum, key...); err != nil {
 			return txnErr("delivery", "sum order_line", err)
 		}
-		a4[0], a4[1], a4[2], a4[3] = d.total, t.wID, d.dIDs[j], d.cID
+		a4[0], a4[1], a4[2], a4[3] = &d.total, &t.w64, d.dIDs[j], &d.cID
 		if _, err := t.exec(ctx, p.updCustomer, a4...); err != nil {
 			return txnErr("delivery", "update customer", err)
 		}

@@ -44,23 +44,24 @@ type neworder struct {
 	allLocal        int
 	remote          int64
 	lines           [15]orderLine
-	order           [15]int      // line indexes sorted by (supply, iID)
-	price           [15]int64    // i_price in cents, per line index
-	brandOK         [15]bool     // i_data contains ORIGINAL
-	found           [15]bool     // item row seen, per line index
-	newQty          [15]int64    // new s_quantity, per position in order
-	dist            [15]string   // s_dist_DD, per position in order
-	amounts         target.Cents // Σ ol_amount
+	order           [15]int            // line indexes sorted by (supply, iID)
+	price           [15]int64          // i_price in cents, per line index
+	brandOK         [15]bool           // i_data contains ORIGINAL
+	found           [15]bool           // item row seen, per line index
+	newQty          [15]int64          // new s_quantity, per position in order
+	dist            [15]target.TextBuf // s_dist_DD, per position in order
+	amount          [15]target.Cents   // ol_amount, per position in order
+	amounts         target.Cents       // Σ ol_amount
 
 	// scan destinations
 	wTax, dTax, cDisc      target.Decimal4
 	oID                    int64
-	cLast, cCredit         string
+	cLast, cCredit         target.TextBuf
 	rIID, rWID             int64
 	iPrice                 target.Cents
-	iName, iData           string
+	iName, iData           target.TextBuf
 	sQty, sYtd, sOrd, sRem int64
-	sData, sDist           string
+	sData, sDist           target.TextBuf
 	dW, dD, dC, dI, dS     []any
 	a2, a3, a8             []any
 	args                   []any // batched statements' arguments
@@ -224,11 +225,11 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 		return t.fail(ctx, txn, "begin", err)
 	}
 	a := n.a2
-	a[0] = t.wID
+	a[0] = &t.w64
 	if err := t.row(ctx, n.selWarehouse, n.dW, a[:1]...); err != nil {
 		return t.fail(ctx, txn, "select warehouse", err)
 	}
-	a[0], a[1] = t.wID, n.dID
+	a[1] = n.dID
 	if err := t.row(ctx, n.selDistrict, n.dD, a...); err != nil {
 		return t.fail(ctx, txn, "select district", err)
 	}
@@ -236,17 +237,18 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 		return t.fail(ctx, txn, "update district", err)
 	}
 	a3 := n.a3
-	a3[0], a3[1], a3[2] = t.wID, n.dID, n.cID
+	w, c := &t.w64, t.args.num(n.cID)
+	a3[0], a3[1], a3[2] = w, n.dID, c
 	if err := t.row(ctx, n.selCustomer, n.dC, a3...); err != nil {
 		return t.fail(ctx, txn, "select customer", err)
 	}
-	now := time.Now()
+	t.now = time.Now()
 	a7 := n.a8[:7]
-	a7[0], a7[1], a7[2], a7[3], a7[4], a7[5], a7[6] = n.oID, n.dID, t.wID, n.cID, now, n.olCnt, n.allLocal
+	a7[0], a7[1], a7[2], a7[3], a7[4], a7[5], a7[6] = &n.oID, n.dID, w, c, &t.now, n.olCnt, n.allLocal
 	if _, err := t.exec(ctx, n.insOrder, a7...); err != nil {
 		return t.fail(ctx, txn, "insert order", err)
 	}
-	a3[0], a3[1], a3[2] = n.oID, n.dID, t.wID
+	a3[0], a3[1], a3[2] = &n.oID, n.dID, w
 	if _, err := t.exec(ctx, n.insNewOrder, a3...); err != nil {
 		return t.fail(ctx, txn, "insert new_order", err)
 	}
@@ -263,9 +265,14 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	k := n.olCnt
 	// Clause 2.4.2.2/2.4.2.3: all item lookups in one statement; it is sent
 	// even when the unused id makes it miss.
+	t.args.reset()
 	args := n.args[:0]
 	for i := 0; i < MaxOrderLines; i++ {
-		args = append(args, n.lines[min(i, k-1)].iID) // padded with the last line
+		if i < k {
+			args = append(args, t.args.num(n.lines[i].iID))
+		} else {
+			args = append(args, args[k-1]) // padded with the last line
+		}
 		n.found[i] = false
 	}
 	got, err := t.items(ctx, n.selItems, args)
@@ -285,10 +292,20 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	// Stock: read and lock all rows at their supplying warehouses in
 	// (supply, i_id) order, then update them in one statement.
 	// Lists are padded to MaxOrderLines with the last line in lock order.
+	// The (supply, i_id) pairs in lock order are bound by every stock
+	// statement: slots of their own, then the update's quantities.
+	t.args.reset()
+	var sup, item [MaxOrderLines]any
+	for j := 0; j < k; j++ {
+		l := &n.lines[n.order[j]]
+		sup[j], item[j] = t.args.num(l.supply), t.args.num(l.iID)
+	}
+	for j := k; j < MaxOrderLines; j++ {
+		sup[j], item[j] = sup[k-1], item[k-1]
+	}
 	args = append(n.args[:0], n.dID)
 	for j := 0; j < MaxOrderLines; j++ {
-		l := &n.lines[n.order[min(j, k-1)]]
-		args = append(args, l.supply, l.iID)
+		args = append(args, sup[j], item[j])
 	}
 	if err := t.stocks(ctx, n.selStocks, args); err != nil {
 		return t.fail(ctx, txn, "select stock", err)
@@ -296,16 +313,15 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	args = n.args[:0]
 	for j := 0; j < MaxOrderLines; j++ {
 		jj := min(j, k-1)
-		args = append(args, n.lines[n.order[jj]].iID, n.newQty[jj])
+		args = append(args, item[j], &n.newQty[jj])
 	}
 	for j := 0; j < MaxOrderLines; j++ {
 		l := &n.lines[n.order[min(j, k-1)]]
-		args = append(args, l.iID, l.qty)
+		args = append(args, item[j], l.qty)
 	}
-	args = append(args, t.wID)
+	args = append(args, w)
 	for j := 0; j < MaxOrderLines; j++ {
-		l := &n.lines[n.order[min(j, k-1)]]
-		args = append(args, l.supply, l.iID)
+		args = append(args, sup[j], item[j])
 	}
 	if _, err := t.exec(ctx, n.updStocks, args...); err != nil {
 		return t.fail(ctx, txn, "update stock", err)
@@ -320,9 +336,9 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	args = n.args[:0]
 	for j, i := range n.order[:k] {
 		l := &n.lines[i]
-		amount := target.Cents(int64(l.qty) * n.price[i])
-		n.amounts += amount
-		args = append(args, n.oID, n.dID, t.wID, l.number, l.iID, l.supply, l.qty, amount, n.dist[j])
+		n.amount[j] = target.Cents(int64(l.qty) * n.price[i])
+		n.amounts += n.amount[j]
+		args = append(args, &n.oID, n.dID, w, l.number, item[j], sup[j], l.qty, &n.amount[j], &n.dist[j])
 	}
 	if _, err := t.exec(ctx, st, args...); err != nil {
 		return t.fail(ctx, txn, "insert order_line", err)
@@ -364,7 +380,7 @@ func (t *Terminal) items(ctx context.Context, st target.Stmt, args []any) (int, 
 			if int64(n.lines[i].iID) == n.rIID && !n.found[i] {
 				n.found[i] = true
 				n.price[i] = int64(n.iPrice)
-				n.brandOK[i] = strings.Contains(n.iData, "ORIGINAL")
+				n.brandOK[i] = n.iData.Contains("ORIGINAL")
 				got++
 				break
 			}
@@ -412,10 +428,10 @@ func (t *Terminal) stocks(ctx context.Context, st target.Stmt, args []any) error
 			q += 91
 		}
 		n.newQty[j] = q
-		n.dist[j] = n.sDist
+		n.dist[j].Set(n.sDist.Bytes())
 		// Brand/generic (clause 2.4.2.2) is display-only; computed as the
 		// spec requires.
-		_ = n.brandOK[n.order[j]] && strings.Contains(n.sData, "ORIGINAL")
+		_ = n.brandOK[n.order[j]] && n.sData.Contains("ORIGINAL")
 		j++
 	}
 	if err := rows.Err(); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/target"
@@ -45,7 +44,7 @@ func (t *Terminal) newOrderLines(ctx context.Context) (metrics.Outcome, error) {
 	n, p := &t.no, &t.noPL
 	k := n.olCnt
 	for i := 0; i < k; i++ {
-		p.a1[0] = n.lines[i].iID
+		p.a1[0] = t.args.num(n.lines[i].iID)
 		err := t.row(ctx, p.selItem, p.dItem, p.a1...)
 		if errors.Is(err, target.ErrNoRows) {
 			// Clause 2.4.2.3: "Item number is not valid" -> roll back.
@@ -58,13 +57,14 @@ func (t *Terminal) newOrderLines(ctx context.Context) (metrics.Outcome, error) {
 			return t.fail(ctx, txn, "select item", err)
 		}
 		n.price[i] = int64(n.iPrice)
-		n.brandOK[i] = strings.Contains(n.iData, "ORIGINAL")
+		n.brandOK[i] = n.iData.Contains("ORIGINAL")
 	}
 	n.amounts = 0
-	for _, i := range n.order[:k] {
+	for j, i := range n.order[:k] {
 		l := &n.lines[i]
+		sup, item := t.args.num(l.supply), t.args.num(l.iID)
 		a2 := n.a2
-		a2[0], a2[1] = l.supply, l.iID
+		a2[0], a2[1] = sup, item
 		if err := t.row(ctx, p.selStock[n.dID], p.dStock, a2...); err != nil {
 			return t.fail(ctx, txn, "select stock", err)
 		}
@@ -76,17 +76,17 @@ func (t *Terminal) newOrderLines(ctx context.Context) (metrics.Outcome, error) {
 		if l.supply != t.wID {
 			remote = 1
 		}
-		_ = n.brandOK[i] && strings.Contains(n.sData, "ORIGINAL") // display-only
+		_ = n.brandOK[i] && n.sData.Contains("ORIGINAL") // display-only
 		a5 := p.a5
-		a5[0], a5[1], a5[2], a5[3], a5[4] = q, l.qty, remote, l.supply, l.iID
+		a5[0], a5[1], a5[2], a5[3], a5[4] = t.args.num64(q), l.qty, remote, sup, item
 		if _, err := t.exec(ctx, p.updStock, a5...); err != nil {
 			return t.fail(ctx, txn, "update stock", err)
 		}
-		amount := target.Cents(int64(l.qty) * n.price[i])
-		n.amounts += amount
+		n.amount[j] = target.Cents(int64(l.qty) * n.price[i])
+		n.amounts += n.amount[j]
 		a9 := p.a9
 		a9[0], a9[1], a9[2], a9[3], a9[4], a9[5], a9[6], a9[7], a9[8] =
-			n.oID, n.dID, t.wID, l.number, l.iID, l.supply, l.qty, amount, n.sDist
+			&n.oID, n.dID, &t.w64, l.number, item, sup, l.qty, &n.amount[j], &n.sDist
 		if _, err := t.exec(ctx, p.insLine, a9...); err != nil {
 			return t.fail(ctx, txn, "insert order_line", err)
 		}

@@ -96,16 +96,16 @@ func TestBadCreditData(t *testing.T) {
 	term := &Terminal{buf: make([]byte, 0, 512), wID: 1}
 	term.pa.cDID, term.pa.cWID, term.pa.dID = 3, 2, 4
 	term.pa.amount = target.Cents(123405)
-	term.pa.cData = "OLD"
-	if got, want := term.badCreditData(17), "17 3 2 4 1 1234.05 | OLD"; got != want {
+	term.pa.cData.SetString("OLD")
+	if got, want := term.badCreditData(17).String(), "17 3 2 4 1 1234.05 | OLD"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	long := make([]byte, 500)
 	for i := range long {
 		long[i] = 'x'
 	}
-	term.pa.cData = string(long)
-	got := term.badCreditData(17)
+	term.pa.cData.Set(long)
+	got := term.badCreditData(17).String()
 	if len(got) != 500 || got[:5] != "17 3 " || got[len(got)-1] != 'x' {
 		t.Errorf("truncation: len %d, prefix %q", len(got), got[:5])
 	}

@@ -19,7 +19,7 @@ type orderStatus struct {
 
 	// scan destinations (display only, but really read)
 	cBalance               target.Cents
-	cFirst, cMiddle, cLst  string
+	cFirst, cMiddle, cLst  target.TextBuf
 	oID                    int64
 	oCarrier               sql.NullInt64
 	olIID, olSupply, olQty int64
@@ -33,8 +33,8 @@ func (o *orderStatus) prepare(p *preparer) {
 	o.selLastOrder = p.stmt("SELECT o_id, o_entry_d, o_carrier_id FROM {orders} WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1")
 	o.selLines = p.stmt("SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM {order_line} WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?")
 	o.dCu = []any{&o.cBalance, &o.cFirst, &o.cMiddle, &o.cLst}
-	o.dOrd = []any{&o.oID, &discard{}, &o.oCarrier}
-	o.dLine = []any{&o.olIID, &o.olSupply, &o.olQty, &o.olAmount, &discard{}}
+	o.dOrd = []any{&o.oID, &target.Discard{}, &o.oCarrier}
+	o.dLine = []any{&o.olIID, &o.olSupply, &o.olQty, &o.olAmount, &target.Discard{}}
 	o.a3 = make([]any, 3)
 }
 
@@ -60,7 +60,7 @@ func (t *Terminal) orderStatus(ctx context.Context, fresh bool) (metrics.Outcome
 		cID = id
 	}
 	a := o.a3
-	a[0], a[1], a[2] = t.wID, o.dID, cID
+	a[0], a[1], a[2] = &t.w64, o.dID, t.args.num(cID)
 	if err := t.row(ctx, o.selCustomer, o.dCu, a...); err != nil {
 		return t.fail(ctx, txn, "select customer", err)
 	}
@@ -71,7 +71,7 @@ func (t *Terminal) orderStatus(ctx context.Context, fresh bool) (metrics.Outcome
 	case err != nil:
 		return t.fail(ctx, txn, "select last order", err)
 	default:
-		a[2] = o.oID
+		a[2] = &o.oID
 		rows, err := t.query(ctx, o.selLines, a...)
 		if err != nil {
 			return t.fail(ctx, txn, "select order lines", err)

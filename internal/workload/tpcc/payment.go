@@ -33,11 +33,12 @@ type payment struct {
 	amount                     target.Cents
 
 	// scan destinations
-	wName, dName, cCredit, cData string
+	wName, dName, cCredit, cData target.TextBuf
 	cBalance, cCreditLim         target.Cents
 	cDiscount                    target.Decimal4
-	text                         [6]string // street/city/state/zip (display only)
-	cText                        [9]string
+	text                         [6]target.TextBuf // street/city/state/zip (display only)
+	cText                        [9]target.TextBuf
+	newData, hData               target.TextBuf // c_data of a "BC" customer, h_data
 	dWh, dDi, dCu, dCD           []any
 	a1, a3, a4, a6, a8           []any
 	ids                          []int64
@@ -60,7 +61,7 @@ func (pa *payment) prepare(p *preparer) {
 	pa.dWh = []any{&pa.wName, &pa.text[0], &pa.text[1], &pa.text[2], &pa.text[3], &pa.text[4]}
 	pa.dDi = []any{&pa.dName, &pa.text[0], &pa.text[1], &pa.text[2], &pa.text[3], &pa.text[4]}
 	c := &pa.cText
-	pa.dCu = []any{&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &discard{},
+	pa.dCu = []any{&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &target.Discard{},
 		&pa.cCredit, &pa.cCreditLim, &pa.cDiscount, &pa.cBalance}
 	pa.dCD = []any{&pa.cData}
 	pa.idDest = []any{&pa.idTmp}
@@ -92,7 +93,7 @@ func (t *Terminal) drawPayment() {
 func (t *Terminal) customerByName(ctx context.Context, w, d, last int) (int, error) {
 	pa := &t.pa
 	a := pa.a3
-	a[0], a[1], a[2] = w, d, cLastNames[last]
+	a[0], a[1], a[2] = t.args.num(w), d, &cLastNames[last]
 	rows, err := t.query(ctx, pa.custByName, a...)
 	if err != nil {
 		return 0, err
@@ -128,15 +129,15 @@ func (t *Terminal) payment(ctx context.Context, fresh bool) (metrics.Outcome, er
 		return t.fail(ctx, txn, "begin", err)
 	}
 	a := pa.a3
-	a[0], a[1] = pa.amount, t.wID
+	a[0], a[1] = &pa.amount, &t.w64
 	if _, err := t.exec(ctx, pa.updWarehouse, a[:2]...); err != nil {
 		return t.fail(ctx, txn, "update warehouse", err)
 	}
-	pa.a1[0] = t.wID
+	pa.a1[0] = &t.w64
 	if err := t.row(ctx, pa.selWarehouse, pa.dWh, pa.a1...); err != nil {
 		return t.fail(ctx, txn, "select warehouse", err)
 	}
-	a[0], a[1], a[2] = pa.amount, t.wID, pa.dID
+	a[2] = pa.dID
 	if _, err := t.exec(ctx, pa.updDistrict, a...); err != nil {
 		return t.fail(ctx, txn, "update district", err)
 	}
@@ -151,29 +152,36 @@ func (t *Terminal) payment(ctx context.Context, fresh bool) (metrics.Outcome, er
 		}
 		cID = id
 	}
-	a[0], a[1], a[2] = pa.cWID, pa.cDID, cID
+	cw, c := t.args.num(pa.cWID), t.args.num(cID)
+	a[0], a[1], a[2] = cw, pa.cDID, c
 	if err := t.row(ctx, pa.selCustomer, pa.dCu, a...); err != nil {
 		return t.fail(ctx, txn, "select customer", err)
 	}
-	if pa.cCredit == "BC" {
+	if pa.cCredit.Equal("BC") {
 		if err := t.row(ctx, pa.selCData, pa.dCD, a...); err != nil {
 			return t.fail(ctx, txn, "select c_data", err)
 		}
 		u := pa.a6
-		u[0], u[1], u[2], u[3], u[4], u[5] = pa.amount, pa.amount, t.badCreditData(cID), pa.cWID, pa.cDID, cID
+		u[0], u[1], u[2], u[3], u[4], u[5] = &pa.amount, &pa.amount, t.badCreditData(cID), cw, pa.cDID, c
 		if _, err := t.exec(ctx, pa.updCustomerBC, u...); err != nil {
 			return t.fail(ctx, txn, "update customer", err)
 		}
 	} else {
 		u := pa.a6[:5]
-		u[0], u[1], u[2], u[3], u[4] = pa.amount, pa.amount, pa.cWID, pa.cDID, cID
+		u[0], u[1], u[2], u[3], u[4] = &pa.amount, &pa.amount, cw, pa.cDID, c
 		if _, err := t.exec(ctx, pa.updCustomer, u...); err != nil {
 			return t.fail(ctx, txn, "update customer", err)
 		}
 	}
+	// h_data: w_name, four spaces, d_name (clause 2.5.2.2).
+	b := append(t.buf[:0], pa.wName.Bytes()...)
+	b = append(b, "    "...)
+	t.buf = append(b, pa.dName.Bytes()...)
+	pa.hData.Set(t.buf)
+	t.now = time.Now()
 	h := pa.a8
 	h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7] =
-		cID, pa.cDID, pa.cWID, pa.dID, t.wID, time.Now(), pa.amount, pa.wName+"    "+pa.dName
+		c, pa.cDID, cw, pa.dID, &t.w64, &t.now, &pa.amount, &pa.hData
 	if _, err := t.exec(ctx, pa.insHistory, h...); err != nil {
 		return t.fail(ctx, txn, "insert history", err)
 	}
@@ -194,8 +202,9 @@ func (t *Terminal) payment(ctx context.Context, fresh bool) (metrics.Outcome, er
 
 // badCreditData builds the new c_data of a "BC" customer (clause 2.5.2.2):
 // "c_id c_d_id c_w_id d_id w_id amount |" on the left, the old text shifted
-// right, all truncated to 500 characters.
-func (t *Terminal) badCreditData(cID int) string {
+// right, all truncated to 500 characters. The text is valid until the
+// next call.
+func (t *Terminal) badCreditData(cID int) *target.TextBuf {
 	pa := &t.pa
 	b := t.buf[:0]
 	b = strconv.AppendInt(b, int64(cID), 10)
@@ -210,12 +219,13 @@ func (t *Terminal) badCreditData(cID int) string {
 	b = append(b, ' ')
 	b = appendCents(b, pa.amount)
 	b = append(b, " | "...)
-	b = append(b, pa.cData...)
+	b = append(b, pa.cData.Bytes()...)
 	if len(b) > maxCData {
 		b = b[:maxCData]
 	}
 	t.buf = b
-	return string(b)
+	pa.newData.Set(b)
+	return &pa.newData
 }
 
 // appendCents appends c as a decimal with two places ("1234.05").

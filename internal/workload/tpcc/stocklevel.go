@@ -42,12 +42,12 @@ func (t *Terminal) stockLevel(ctx context.Context, fresh bool) (metrics.Outcome,
 	if err := t.begin(ctx, false); err != nil {
 		return t.fail(ctx, txn, "begin", err)
 	}
-	s.a2[0], s.a2[1] = t.wID, t.dID
+	s.a2[0], s.a2[1] = &t.w64, t.dID
 	if err := t.row(ctx, s.selNextOID, s.dNext, s.a2...); err != nil {
 		return t.fail(ctx, txn, "select district", err)
 	}
 	a := s.a6
-	a[0], a[1], a[2], a[3], a[4], a[5] = t.wID, t.wID, t.dID, s.nextOID-20, s.nextOID, s.threshold
+	a[0], a[1], a[2], a[3], a[4], a[5] = &t.w64, &t.w64, t.dID, t.args.num64(s.nextOID-20), &s.nextOID, s.threshold
 	if err := t.row(ctx, s.countLow, s.dCount, a...); err != nil {
 		return t.fail(ctx, txn, "count low stock", err)
 	}

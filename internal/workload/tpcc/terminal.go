@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/randgen"
@@ -23,8 +24,9 @@ type Terminal struct {
 	r    *randgen.Rand
 	deck *deck
 
-	wID, dID int // home warehouse; Stock-Level district (clause 2.8.1.1)
-	nw       int // warehouses in use
+	wID, dID int   // home warehouse; Stock-Level district (clause 2.8.1.1)
+	w64      int64 // wID, bound by pointer (argSlots)
+	nw       int   // warehouses in use
 
 	// Sharding (Config.Sharding enabled): the home warehouse's shard and,
 	// with perfect sharding, the other warehouses of that shard, the only
@@ -49,6 +51,9 @@ type Terminal struct {
 	sl   stockLevel
 
 	buf []byte // scratch for text fields (C_LAST, C_DATA)
+
+	args argSlots  // the transaction's integer arguments, by pointer
+	now  time.Time // the transaction's timestamp argument, by pointer
 }
 
 var _ workload.Terminal = (*Terminal)(nil)
@@ -63,6 +68,7 @@ func newTerminal(ctx context.Context, w *Workload, id int, stream uint64, conn t
 		buf:  make([]byte, 0, 512),
 	}
 	t.wID, t.dID = Bind(id, w.w)
+	t.w64 = int64(t.wID)
 	t.bindShard()
 	t.prepareAll(&preparer{t: t})
 	return t, nil
@@ -202,6 +208,7 @@ func (t *Terminal) Next() int {
 func (t *Terminal) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 	fresh := t.fresh
 	t.fresh = false
+	t.args.reset()
 	switch op {
 	case OpNewOrder:
 		return t.newOrder(ctx, fresh)
@@ -335,16 +342,6 @@ func (t *Terminal) customerKey() (byName bool, last int, cID int) {
 // middleIndex is the 0-based row of the customer to pick among n rows sorted
 // by c_first (clause 2.5.2.2): position ⌈n/2⌉, i.e. (n+1)/2 − 1.
 func middleIndex(n int) int { return (n+1)/2 - 1 }
-
-// discard drops a column value (display-only fields such as timestamps) on
-// every driver without allocating.
-type discard struct{}
-
-func (*discard) Scan(any) error { return nil }
-
-// UnmarshalText lets the MySQL protocol client skip a text column without
-// boxing it for Scan.
-func (*discard) UnmarshalText([]byte) error { return nil }
 
 // sqlNames returns the replacer that substitutes the scheme's table names
 // for {table} placeholders and kind's FOR UPDATE suffix for {fu}; built once

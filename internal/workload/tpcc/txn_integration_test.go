@@ -75,36 +75,29 @@ func TestTransactionsIntegration(t *testing.T) {
 			if tgt.Kind != target.SQLite {
 				modes = append(modes, target.Text)
 			}
-			warehouses := 2
-			if tgt.Kind == target.SQLite {
-				warehouses = 1 // one writer: keep the load short
-			}
 			for i, mode := range modes {
 				dur := 10 * time.Second
 				if i > 0 {
 					dur = 5 * time.Second
 				}
 				t.Run(string(mode), func(t *testing.T) {
-					runTxnIntegration(t, tgt, mode, warehouses, dur, i == 0)
+					runTxnIntegration(t, tgt, mode, dur)
 				})
 			}
 		})
 	}
 }
 
-func runTxnIntegration(t *testing.T, tgt *target.Target, mode target.StatementMode, warehouses int, dur time.Duration, load bool) {
+func runTxnIntegration(t *testing.T, tgt *target.Target, mode target.StatementMode, dur time.Duration) {
 	ctx := context.Background()
 	names, _ := NamesFor("standard")
+	loadTxnFixture(t, tgt)
+	warehouses := txnWarehouses(tgt.Kind)
 	conn, err := target.NewConnector(tgt, target.Options{StatementMode: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if load {
-		if _, err := Prepare(ctx, conn, PrepareConfig{Warehouses: warehouses, Threads: 2, Seed: 1, Drop: true, Names: names}); err != nil {
-			t.Fatalf("prepare: %v", err)
-		}
-	}
 	admin, err := conn.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
