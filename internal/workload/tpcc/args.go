@@ -6,7 +6,7 @@ package tpcc
 // heap object (runtime.convT64): a New-Order bound about 130 of them
 // (item ids, stock quantities, order ids), more than half of the TPC-C
 // driver's allocations with the scanned strings (docs/benchmarks.md,
-// "2026-11-27").
+// "2026-11-27 (01:45)").
 //
 // A terminal resets its slots when a transaction starts and before it
 // builds a batched statement's argument list; a slot handed out stays
