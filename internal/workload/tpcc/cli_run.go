@@ -65,9 +65,12 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.IntVarP(&r.Terminals, "terminals", "t", 10, "concurrent terminals (connections); any number >= 1, spread evenly over warehouses")
 	fs.StringVar(&o.mix, "mix", "45,43,4,4,4", "deck weights new_order,payment,order_status,delivery,stock_level (or name=weight,...)")
 	fs.BoolVar(&r.Wait, "wait", false, "apply keying and think times (clause 5.2.5); off by default like most tools")
-	fs.DurationVar(&r.Warmup, "warmup", 10*time.Second, "warm-up excluded from the results")
-	fs.DurationVar(&r.Duration, "duration", time.Minute, "measurement window")
-	fs.DurationVar(&r.ReportInterval, "report-interval", 10*time.Second, "live line period (0 = off)")
+	// Durations (30s, 5m) or bare seconds, as the sysbench and YCSB
+	// commands take them: a user switching workloads keeps the spelling.
+	r.Warmup, r.Duration, r.ReportInterval = 10*time.Second, time.Minute, 10*time.Second
+	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "warm-up excluded from the results (a duration such as 30s, or seconds)")
+	fs.Var(registry.Seconds{D: &r.Duration}, "duration", "measurement window (a duration such as 5m, or seconds)")
+	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds (or a duration) between live lines (0 = off)")
 	fs.IntVar(&r.MaxRetries, "max-retries", 3, "re-run a transaction after a deadlock/serialization/lock-timeout error at most this many times")
 	fs.Uint64Var(&o.seed, "seed", 0, "random seed for the run (0 = from the clock)")
 	fs.BoolVar(&o.check, "check", false, "run the consistency check after the run")
