@@ -17,9 +17,11 @@ type argSlots struct {
 	n int
 }
 
-// argSlotsLen covers the largest list built between two resets: the
-// New-Order's order-line INSERT, 7 integers for each of 15 lines.
-const argSlotsLen = 7*MaxOrderLines + 15
+// argSlotsLen covers the most a transaction takes between two resets: the
+// per-line New-Order's customer id, then its item ids and, per line, the
+// supplying warehouse, the item id and the new stock quantity (the
+// batched shape's largest is the stock statements' 2 per line).
+const argSlotsLen = 1 + 4*MaxOrderLines
 
 func (a *argSlots) reset() { a.n = 0 }
 
