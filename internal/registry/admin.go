@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"fmt"
 
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
@@ -57,4 +58,15 @@ func Connected(env *Env, tf *target.Flags, problems []error, fn func(conn *targe
 	}
 	defer conn.Close()
 	return fn(conn)
+}
+
+// EnsureDatabase creates the target's database where it does not exist
+// yet (target.Connector.EnsureDatabase; the prepare and load commands, as
+// go-tpc's prepare) and says so on env.Err.
+func EnsureDatabase(ctx context.Context, env *Env, conn *target.Connector) error {
+	created, err := conn.EnsureDatabase(ctx)
+	for _, ep := range created {
+		fmt.Fprintf(env.Err, "created database %q on %s (it did not exist)\n", conn.Target().Database, ep)
+	}
+	return err
 }

@@ -117,7 +117,12 @@ func probeProxy(tg *target.Target) error {
 	return nil
 }
 
-// URL is the mysql:// URL of tg with its password (for CLI tests).
+// URL is the URL of a MySQL or PostgreSQL target with its password (for
+// CLI tests).
 func URL(tg *target.Target) string {
-	return "mysql://" + tg.User + ":" + tg.Password + "@" + strings.Join(tg.Endpoints, ",") + "/" + tg.Database
+	scheme := "mysql://"
+	if tg.Kind == target.Postgres {
+		scheme = "postgres://"
+	}
+	return scheme + tg.User + ":" + tg.Password + "@" + strings.Join(tg.Endpoints, ",") + "/" + tg.Database
 }

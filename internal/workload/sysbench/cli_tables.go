@@ -20,7 +20,9 @@ var prepareCommand = registry.Command{
 	Long: `Creates the tables like sysbench's prepare: loader thread t creates tables t+1,
 t+1+threads, ...; rows go in with multi-row INSERTs, then the index k_N is built.
 TEST matters only for oltp_insert with --auto-inc=off (empty tables); the k
-column is drawn from --rand-type's distribution, as sysbench's prepare does.`,
+column is drawn from --rand-type's distribution, as sysbench's prepare does.
+The URL's database is created first where it does not exist (not on a sharding
+proxy, whose logical databases are its configuration).`,
 	RunOnly: eventOptions,
 	Example: `  benchpress sysbench prepare oltp_read_write --target mysql://bench@127.0.0.1:3306/sb --tables 4 --table-size 100000 --threads 4
   PGPASSWORD=secret benchpress sysbench prepare --target postgres://bench@db:5432/sb --tables 16 --table-size 1000000 --threads 16`,
@@ -55,6 +57,9 @@ func (c *common) prepare(ctx context.Context, env *registry.Env, args []string, 
 		}
 	}
 	return registry.Connected(env, &c.tf, errs, func(conn *target.Connector) error {
+		if err := registry.EnsureDatabase(ctx, env, conn); err != nil {
+			return err
+		}
 		return prepareTables(ctx, env, conn, w, threads)
 	})
 }

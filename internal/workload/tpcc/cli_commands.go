@@ -52,7 +52,10 @@ Rows are streamed with the server's bulk path (--load-method auto): LOAD DATA LO
 INFILE on MySQL/MariaDB, COPY on PostgreSQL, prepared INSERTs on SQLite. When the
 target refuses the bulk path (a server with local_infile=0, a sharding proxy that
 does not route LOAD DATA or COPY), benchpress warns once, naming the cause, and
-loads with batched INSERT.`,
+loads with batched INSERT.
+
+The URL's database is created first where it does not exist, as go-tpc does (not
+on a sharding proxy, whose logical databases are its configuration).`,
 	Example: `  benchpress tpcc prepare --target mysql://bench@127.0.0.1:3306/tpcc --warehouses 4 --threads 2
   PGPASSWORD=secret benchpress tpcc prepare --target postgres://bench@db:5432/tpcc --warehouses 100 --threads 8 --drop
   benchpress tpcc prepare --target mysql://bench@proxy:3307/tpcc --names bmsql --warehouses 1000
@@ -136,6 +139,9 @@ func (o *prepareOptions) run(ctx context.Context, env *registry.Env, fs *pflag.F
 		what = "resuming the interrupted load"
 	case o.wrange != "":
 		what = "warehouses " + o.wrange
+	}
+	if err := registry.EnsureDatabase(ctx, env, conn); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Err, "preparing TPC-C: %s on %s with %d thread(s), names %s, seed %d, load method %s\n",
 		what, conn.Target().Redacted(), o.threads, names.Scheme, o.seed, lm)

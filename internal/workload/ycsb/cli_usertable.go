@@ -21,7 +21,9 @@ var loadCommand = registry.Command{
 	Long: `The YCSB load phase: creates usertable if it does not exist and inserts the
 key numbers [insertstart, insertstart+insertcount) with random fields, split into
 --threads contiguous ranges loaded in parallel with multi-row INSERTs.
-Load with A before running A, B, C, F and D; load again (after cleanup) for E.`,
+Load with A before running A, B, C, F and D; load again (after cleanup) for E.
+The URL's database is created first where it does not exist (not on a sharding
+proxy, whose logical databases are its configuration).`,
 	Example: `  benchpress ycsb load a --target mysql://bench@127.0.0.1:3306/ycsb --records 1000000 --threads 8
   benchpress ycsb load custom --properties workloads/myload --target postgres://bench@db:5432/ycsb --drop`,
 	Bind: func(fs *pflag.FlagSet) registry.Action {
@@ -60,6 +62,9 @@ func (c *common) load(ctx context.Context, env *registry.Env, args []string, fs 
 		}
 	}
 	return registry.Connected(env, &c.tf, errs, func(conn *target.Connector) error {
+		if err := registry.EnsureDatabase(ctx, env, conn); err != nil {
+			return err
+		}
 		return loadRecords(ctx, env, conn, name, p, cfg, threads, drop)
 	})
 }
