@@ -119,10 +119,14 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 	conn, err := c.backend.connect(cctx, i)
 	if err != nil {
 		kind := c.backend.connectKind(err)
-		if kind == ConnectOther && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		ownTimeout := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+		if kind == ConnectOther && ownTimeout {
 			kind = ConnectUnreachable // our own connect timeout fired
 		}
 		err = cleanError(err, c.target)
+		if hint := connectHint(c.target.Kind, err, ownTimeout, c.opts.ConnectTimeout); hint != "" {
+			err = fmt.Errorf("%w (%s)", err, hint)
+		}
 		if p := tlsParam(c.target); p != "" && tlsRefused(err) {
 			// The URL demands TLS and the server does not offer it: a
 			// setting the user must change, not a failed connection.
@@ -134,6 +138,23 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 	c.counts[i].Add(1)
 	c.clients.add(clientOf(conn))
 	return conn, nil
+}
+
+// connectHint explains the failures a wrong port or scheme produces,
+// which the drivers report only as their symptom: a MySQL client waits
+// for the server's greeting, which a PostgreSQL server (waiting for its
+// client to speak first) never sends, until the connect timeout; a
+// PostgreSQL client reads a MySQL greeting as an unexpected message.
+func connectHint(kind Kind, err error, ownTimeout bool, timeout time.Duration) string {
+	switch {
+	case ownTimeout && kind == MySQL:
+		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server never greeted; a wrong port or scheme does this too (a PostgreSQL server waits silently for a MySQL client)", timeout)
+	case ownTimeout:
+		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server did not finish the start-up", timeout)
+	case kind == Postgres && strings.Contains(err.Error(), "received unexpected message"):
+		return "the server on that port does not speak the PostgreSQL protocol (a MySQL server?): check the port and the URL's scheme"
+	}
+	return ""
 }
 
 // EndpointCounts reports how many sessions were opened per endpoint

@@ -398,30 +398,45 @@ func TestLostConnection(t *testing.T) {
 
 func TestConnectErrors(t *testing.T) {
 	const secret = "Wr0ngSecretPw"
+	servers := map[target.Kind]string{}
+	for _, tg := range testdb.Targets(t) {
+		servers[tg.Kind] = tg.Endpoints[0]
+	}
 	for _, tg := range testdb.Targets(t) {
 		if tg.Kind == target.SQLite {
 			continue
 		}
 		port := "3306"
+		other := servers[target.Postgres]
 		if tg.Kind == target.Postgres {
 			port = "5432"
+			other = servers[target.MySQL]
 		}
 		tests := []struct {
 			name string
 			edit func(t *target.Target)
 			want target.ConnectErrorKind
+			hint string // in the message
 		}{
-			{"wrong password", func(t *target.Target) { t.Password = secret }, target.ConnectAuth},
-			{"unknown user", func(t *target.Target) { t.User, t.Password = "nobody_here", secret }, target.ConnectAuth},
-			{"missing database", func(t *target.Target) { t.Database = "bp_no_such_db" }, target.ConnectNoDatabase},
-			{"closed port", func(t *target.Target) { t.Endpoints = []string{"127.0.0.1:1"} }, target.ConnectUnreachable},
-			{"unknown host", func(t *target.Target) { t.Endpoints = []string{"no-such-host.invalid:" + port} }, target.ConnectUnreachable},
+			// a MySQL client waits for a greeting a PostgreSQL server never
+			// sends; a PostgreSQL client gets a MySQL greeting
+			{"the other server's port", func(t *target.Target) { t.Endpoints = []string{other} },
+				map[target.Kind]target.ConnectErrorKind{target.MySQL: target.ConnectUnreachable, target.Postgres: target.ConnectOther}[tg.Kind],
+				map[target.Kind]string{target.MySQL: "a wrong port or scheme does this too", target.Postgres: "does not speak the PostgreSQL protocol"}[tg.Kind]},
+			{"wrong password", func(t *target.Target) { t.Password = secret }, target.ConnectAuth, ""},
+			{"unknown user", func(t *target.Target) { t.User, t.Password = "nobody_here", secret }, target.ConnectAuth, ""},
+			{"missing database", func(t *target.Target) { t.Database = "bp_no_such_db" }, target.ConnectNoDatabase, ""},
+			{"closed port", func(t *target.Target) { t.Endpoints = []string{"127.0.0.1:1"} }, target.ConnectUnreachable, ""},
+			{"unknown host", func(t *target.Target) { t.Endpoints = []string{"no-such-host.invalid:" + port} }, target.ConnectUnreachable, ""},
 		}
 		for _, tt := range tests {
 			t.Run(string(tg.Kind)+"/"+tt.name, func(t *testing.T) {
 				bad := *tg
 				tt.edit(&bad)
-				c, err := target.NewConnector(&bad, target.Options{ConnectTimeout: 5 * time.Second})
+				if bad.Endpoints[0] == "" {
+					t.Skip("the other server is not available")
+				}
+				c, err := target.NewConnector(&bad, target.Options{ConnectTimeout: 2 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -436,6 +451,9 @@ func TestConnectErrors(t *testing.T) {
 				}
 				if ce.Endpoint != bad.Endpoints[0] || !strings.Contains(err.Error(), bad.Endpoints[0]) {
 					t.Errorf("error does not name endpoint %s: %v", bad.Endpoints[0], err)
+				}
+				if !strings.Contains(err.Error(), tt.hint) {
+					t.Errorf("error does not say %q: %v", tt.hint, err)
 				}
 				if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "\n") {
 					t.Errorf("error leaks the password or is multi-line: %q", err)
