@@ -219,8 +219,9 @@ func isolationSQL(name string) (string, error) {
 }
 
 // cleanError makes a driver error safe and fit for one line: the password is
-// masked even if a driver echoed it, and multi-line messages (pgx lists
-// every attempt on its own line) are joined with "; ", duplicates dropped.
+// masked even if a driver echoed it, a driver's formatting artefact is
+// dropped, and multi-line messages (pgx lists every attempt on its own
+// line) are joined with "; ", duplicates dropped.
 // Unwrap keeps errors.As working on the driver error.
 func cleanError(err error, t *Target) error {
 	if err == nil {
@@ -242,6 +243,9 @@ func (e *cleanedError) Error() string {
 	if len(e.password) >= 4 && e.password != e.user {
 		msg = strings.ReplaceAll(msg, e.password, redactedPassword)
 	}
+	// pgx 5.12 formats a nil cause with %w ("received unexpected message:
+	// %!w(<nil>)"): the artefact, not the server's words.
+	msg = strings.ReplaceAll(msg, ": %!w(<nil>)", "")
 	if !strings.Contains(msg, "\n") {
 		return msg
 	}

@@ -34,9 +34,11 @@ func (c *Connector) EnsureDatabase(ctx context.Context) (created []string, err e
 			return created, err
 		}
 		s, err := probe.Connect(ctx)
-		probe.Close()
 		if err == nil {
 			s.Close()
+		}
+		probe.Close()
+		if err == nil {
 			continue
 		}
 		var ce *ConnectError

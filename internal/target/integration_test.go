@@ -455,6 +455,9 @@ func TestConnectErrors(t *testing.T) {
 				if !strings.Contains(err.Error(), tt.hint) {
 					t.Errorf("error does not say %q: %v", tt.hint, err)
 				}
+				if strings.Contains(err.Error(), "%!") {
+					t.Errorf("error has a formatting artefact: %v", err)
+				}
 				if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "\n") {
 					t.Errorf("error leaks the password or is multi-line: %q", err)
 				}
