@@ -6,9 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
-	"time"
 )
 
 // writeProc writes a fake /proc/<pid>/stat with the given comm, utime+stime
@@ -205,42 +203,4 @@ func BenchmarkLocalProcsRead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/process")
-}
-
-// TestLocalProcsKeptDescriptors: on the real /proc, a process read through
-// its kept descriptors shows the CPU it used since the previous reading
-// (a /proc file read again is generated anew), and close closes them all.
-func TestLocalProcsKeptDescriptors(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc")
-	}
-	comm, err := os.ReadFile("/proc/self/comm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := strings.TrimSpace(string(comm))
-	p := newLocalProcs([]string{name})
-	first, err := p.read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.nKept == 0 {
-		t.Fatalf("no descriptor kept (budget %d)", p.keepMax)
-	}
-	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
-	}
-	second, err := p.read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.nKept != len(procFiles) {
-		t.Errorf("%d descriptors kept, want %d (stat and statm of one process)", p.nKept, len(procFiles))
-	}
-	if d := second[name].CPUS - first[name].CPUS; d < 0.2 {
-		t.Errorf("CPU between readings %.2f s after 300 ms of work: the kept descriptor reads old figures", d)
-	}
-	p.close()
-	if p.nKept != 0 || len(p.kept) != 0 {
-		t.Errorf("after close: %d descriptors of %d processes", p.nKept, len(p.kept))
-	}
 }
