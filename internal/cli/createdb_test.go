@@ -28,9 +28,9 @@ func TestPrepareCreatesDatabase(t *testing.T) {
 			t.Run(string(kind)+"/"+c.name, func(t *testing.T) {
 				fresh := *tg
 				fresh.Database = tg.Database + "_" + c.name
-				drop := "DROP DATABASE IF EXISTS `" + fresh.Database + "`"
+				drop := "DROP DATABASE IF EXISTS " + tg.Kind.QuoteIdent(fresh.Database)
 				if kind == target.Postgres {
-					drop = `DROP DATABASE IF EXISTS "` + fresh.Database + `" WITH (FORCE)`
+					drop += " WITH (FORCE)"
 				}
 				if _, err := admin.Exec(context.Background(), drop); err != nil {
 					t.Fatal(err)

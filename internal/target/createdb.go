@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -61,10 +60,10 @@ func (c *Connector) createOn(ctx context.Context, one *Target, missing error) er
 	switch one.Kind {
 	case MySQL:
 		admin.Database = ""
-		stmt = "CREATE DATABASE IF NOT EXISTS `" + strings.ReplaceAll(one.Database, "`", "``") + "`"
+		stmt = "CREATE DATABASE IF NOT EXISTS " + MySQL.QuoteIdent(one.Database)
 	case Postgres:
 		admin.Database = "postgres"
-		stmt = `CREATE DATABASE "` + strings.ReplaceAll(one.Database, `"`, `""`) + `"`
+		stmt = "CREATE DATABASE " + Postgres.QuoteIdent(one.Database)
 	default:
 		return missing
 	}

@@ -23,9 +23,9 @@ func TestEnsureDatabase(t *testing.T) {
 				if tg.Kind != target.SQLite {
 					missing.Database = tg.Database + "_created"
 					_, admin := testdb.Connect(t, tg, target.Options{StatementMode: target.Text})
-					drop := "DROP DATABASE IF EXISTS `" + missing.Database + "`"
+					drop := "DROP DATABASE IF EXISTS " + tg.Kind.QuoteIdent(missing.Database)
 					if tg.Kind == target.Postgres {
-						drop = `DROP DATABASE IF EXISTS "` + missing.Database + `" WITH (FORCE)`
+						drop += " WITH (FORCE)"
 					}
 					mustExec(t, admin, drop)
 					t.Cleanup(func() { mustExec(t, admin, drop) })

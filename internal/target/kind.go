@@ -1,5 +1,7 @@
 package target
 
+import "strings"
+
 // Kind is the protocol family of a target.
 type Kind string
 
@@ -27,12 +29,14 @@ func (k Kind) ForUpdate() string {
 	return " FOR UPDATE"
 }
 
-// QuoteIdent quotes an identifier for this kind.
+// QuoteIdent quotes an identifier for this kind, doubling the quote
+// character inside it (MySQL backticks, SQL's double quotes elsewhere).
 func (k Kind) QuoteIdent(s string) string {
+	q := `"`
 	if k == MySQL {
-		return "`" + s + "`"
+		q = "`"
 	}
-	return `"` + s + `"`
+	return q + strings.ReplaceAll(s, q, q+q) + q
 }
 
 func itoa(n int) string {
