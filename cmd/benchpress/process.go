@@ -28,10 +28,10 @@ import (
 // terminal, plus spares for the runner's own goroutines (ticker, watch,
 // the database counters' session): GOMAXPROCS max(default, terminals+4;
 // cli.ProcessPlan.Procs).
-// Terminals that yield between transactions (cli.ProcessPlan.Yield,
-// target.SharedYield) get exactly a P each: their yields are when the
-// runner's goroutines run, and an idle P would make every yield wake a
-// spinning thread (measured with bench/floor/gofloor, PostgreSQL point
+// Terminals whose yields between transactions serve the runner's
+// goroutines (cli.ProcessPlan.Yield, target.SharedYield) get exactly a P
+// each: an idle P would make every such yield wake a spinning thread (the
+// other blocking terminals yield in place, runner.Config.LocalYield) (measured with bench/floor/gofloor, PostgreSQL point
 // selects, 8 terminals on 2 vCPUs: one spare P cost 18 % of the throughput
 // against none; docs/benchmarks.md, 2026-11-25 night). The Ps of waiting
 // terminals cost no CPU. With

@@ -49,8 +49,9 @@ type ProcessPlan struct {
 	// BlockingIO: the terminals' sessions block in raw reads, each on its
 	// own P (target.SocketBlocking).
 	BlockingIO bool
-	// Yield: the blocking terminals share the CPUs and yield between
-	// transactions (target.SharedYield): a P each and no spare.
+	// Yield: the blocking terminals share the CPUs and their yields
+	// between transactions are when the runner's goroutines run
+	// (target.SharedYield): a P each and no spare.
 	Yield bool
 }
 
@@ -59,9 +60,8 @@ type ProcessPlan struct {
 const SpareProcs = 4
 
 // Procs is the GOMAXPROCS a blocking run needs: a P per terminal, plus
-// SpareProcs unless the terminals yield (their yields are when the
-// runner's goroutines run, and an idle P would make every yield wake a
-// spinning thread).
+// SpareProcs unless the terminals' yields serve the runner's goroutines
+// (Yield: an idle P would make every such yield wake a spinning thread).
 func (p ProcessPlan) Procs() int {
 	if p.Yield {
 		return p.Terminals

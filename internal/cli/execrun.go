@@ -18,10 +18,10 @@ import (
 	"benchpress/internal/workload"
 )
 
-// blockingYieldEvery is how often a terminal on a blocking socket that
-// shares the cores yields between transactions: under the runtime's 10 ms
-// preemption (sysmon preempts a P whose schedule count has not moved for
-// 10 ms) with room for a transaction that ends just before it.
+// blockingYieldEvery is how often a terminal on a blocking socket yields
+// between transactions: under the runtime's 10 ms preemption (sysmon
+// preempts a P whose schedule count has not moved for 10 ms) with room for
+// a transaction that ends just before it.
 const blockingYieldEvery = 5 * time.Millisecond
 
 // runSpec is a fully validated run of one workload.
@@ -102,11 +102,14 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// runtime's periodic preemption hands a locked goroutine between
 	// threads, which cost more than it saved (docs/benchmarks.md).
 	cfg.OwnThreads = blocking && cfg.Terminals <= cpus
-	// Terminals that share the cores pass through the scheduler between
-	// transactions before the runtime's 10 ms preemption would take them
-	// (runner.Config.YieldEvery, target.SharedYield).
-	if blocking && yield {
+	// Blocking terminals pass through the scheduler between transactions
+	// before the runtime's 10 ms preemption would take them in the middle
+	// of one (runner.Config.YieldEvery): in place where the run has spare
+	// Ps, through the global queue where the terminals hold every P
+	// (target.SharedYield: their yields let the runner's goroutines run).
+	if blocking {
 		cfg.YieldEvery = blockingYieldEvery
+		cfg.LocalYield = !yield
 	}
 	// How a blocking read waits for its reply (sockio.WaitPolicy): it
 	// gives up the CPU once before it blocks for those terminals, and for

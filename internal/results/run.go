@@ -188,12 +188,12 @@ type Driver struct {
 	// GoMaxProcs the runtime's P count during the run (--socket-io);
 	// YieldMS, when set, how often at most a blocking terminal yielded to
 	// Go's scheduler between transactions instead of being preempted by it
-	// (PostgreSQL terminals that outnumber the CPUs); YieldBeforeWait
-	// whether a blocking read that found no reply yet gave up the CPU once
-	// before it blocked (those terminals, and TPC-C's whenever the
-	// terminals outnumber the CPUs); ParkLongWaitsMS, when set, how long a
-	// blocking read waited in its thread before it waited on parked in Go's
-	// poller (TPC-C).
+	// in the middle of one (every blocking run); YieldBeforeWait whether a
+	// blocking read that found no reply yet gave up the CPU once before it
+	// blocked (PostgreSQL terminals that outnumber the CPUs, and TPC-C's on
+	// any server whenever the terminals outnumber the CPUs);
+	// ParkLongWaitsMS, when set, how long a blocking read waited in its
+	// thread before it waited on parked in Go's poller (TPC-C).
 	SocketIO        string  `json:"socket_io,omitempty"`
 	GoMaxProcs      int     `json:"gomaxprocs,omitempty"`
 	YieldMS         float64 `json:"yield_ms,omitempty"`

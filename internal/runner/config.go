@@ -43,19 +43,22 @@ type Config struct {
 	// wakes with the reply is then always the one that goes on, as in a
 	// C client, instead of whichever thread last ran the goroutine.
 	OwnThreads bool
-	// YieldEvery makes a terminal pass through the Go scheduler
-	// (runtime.Gosched) between transactions at most this often; 0 never.
-	// A terminal whose socket blocks in read on its own P never enters the
-	// scheduler by itself, so the runtime preempts it every 10 ms with a
-	// signal and hands it to whichever thread is free, which breaks the
-	// kernel's pairing of the terminal's thread with its server process on
-	// one CPU; a yield between transactions, with no idle P to wake a
-	// spinning thread for (GOMAXPROCS = terminals), costs two scheduler
-	// lock round trips on the terminal's own thread instead. For
-	// terminals that share the cores (not OwnThreads: a locked goroutine's
-	// yield is a hand-off between two threads). Measured in
-	// docs/benchmarks.md (2026-11-25 night).
+	// YieldEvery makes a terminal pass through the Go scheduler between
+	// transactions at most this often (worker.yield); 0 never. A terminal
+	// whose socket blocks in read on its own P never enters the scheduler
+	// by itself, so the runtime preempts it every 10 ms with a signal,
+	// mostly in the middle of a transaction, where the preemption's
+	// thread hand-off and wake-ups add to the transaction's latency; a
+	// yield between transactions takes that pass outside them.
+	// Measured in docs/benchmarks.md ("2026-11-25 night", "2026-11-27
+	// (08:00)").
 	YieldEvery time.Duration
+	// LocalYield makes those yields put the terminal on its own P's run
+	// queue (runtime.goyield), waking no other thread, instead of the
+	// global one (runtime.Gosched). For runs with spare Ps, whose
+	// runner goroutines do not wait for the terminals' yields to run.
+	// OwnThreads terminals always yield in place (worker.yield).
+	LocalYield bool
 	// ConnectParallel bounds connection attempts in flight at start (default 64).
 	ConnectParallel int
 	// OnReport receives a live report every ReportInterval.

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -108,7 +107,7 @@ func (w *worker) loop(soft, hard context.Context) {
 		w.rec.RecordIn(phase, op, lat, outcome, class, w.term.Extras())
 		if w.cfg.YieldEvery > 0 {
 			if now := start.Add(lat); now.Sub(w.lastYield) >= w.cfg.YieldEvery {
-				runtime.Gosched()
+				w.yield()
 				w.lastYield = now
 			}
 		}
