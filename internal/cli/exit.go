@@ -76,7 +76,7 @@ func ExitCode(err error) int {
 			return ExitNoDatabase
 		case target.ConnectTooMany:
 			return ExitTooMany
-		case target.ConnectBadParams:
+		case target.ConnectBadParams, target.ConnectWrongProtocol:
 			return ExitUsage
 		case target.ConnectOther:
 			return ExitFailure

@@ -26,6 +26,7 @@ func TestExitCodesOfVerdictsAndLimits(t *testing.T) {
 		{"connection limit at start", withHint(&target.ConnectError{Kind: target.ConnectTooMany, Err: &mysql.MySQLError{Number: 1226}}), ExitTooMany},
 		{"unknown server variable", &target.ConnectError{Kind: target.ConnectBadParams, Err: &mysql.MySQLError{Number: 1193}}, ExitUsage},
 		{"TLS the server does not offer", &target.ConnectError{Kind: target.ConnectBadParams, Err: fmt.Errorf("%w (requested by the target URL's tls=true)", mysql.ErrNoTLS)}, ExitUsage},
+		{"a server of another protocol", &target.ConnectError{Kind: target.ConnectWrongProtocol, Err: errors.New("received unexpected message")}, ExitUsage},
 		{"bad driver parameter", fmt.Errorf("new connector: %w", target.ErrBadParams), ExitUsage},
 		{"other connect error", &target.ConnectError{Kind: target.ConnectOther, Err: errors.New("boom")}, ExitFailure},
 		{"changed plan on resume", fmt.Errorf("sweep: %w", sweep.ErrPlanChanged), ExitUsage},

@@ -15,15 +15,16 @@ import (
 type ConnectErrorKind int
 
 const (
-	ConnectOther       ConnectErrorKind = iota
-	ConnectUnreachable                  // DNS, refused, timeout
-	ConnectAuth                         // wrong user or password
-	ConnectNoDatabase                   // database does not exist
-	ConnectTooMany                      // server's connection limit reached
-	ConnectBadParams                    // a URL parameter the driver or server rejects
+	ConnectOther         ConnectErrorKind = iota
+	ConnectUnreachable                    // DNS, refused, timeout
+	ConnectAuth                           // wrong user or password
+	ConnectNoDatabase                     // database does not exist
+	ConnectTooMany                        // server's connection limit reached
+	ConnectBadParams                      // a URL parameter the driver or server rejects
+	ConnectWrongProtocol                  // the server at the address speaks another protocol than the URL's scheme
 )
 
-var connectKindNames = [...]string{"other", "unreachable", "auth", "no_database", "too_many_connections", "bad_parameter"}
+var connectKindNames = [...]string{"other", "unreachable", "auth", "no_database", "too_many_connections", "bad_parameter", "wrong_protocol"}
 
 // ErrBadParams marks URL parameters the driver rejects before any
 // connection is made (malformed value, unknown TLS mode...): bad input.
@@ -124,6 +125,9 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 			kind = ConnectUnreachable // our own connect timeout fired
 		}
 		err = cleanError(err, c.target)
+		if otherProtocol(c.target.Kind, err) {
+			kind = ConnectWrongProtocol
+		}
 		if hint := connectHint(c.target.Kind, err, ownTimeout, c.opts.ConnectTimeout); hint != "" {
 			err = fmt.Errorf("%w (%s)", err, hint)
 		}
@@ -151,10 +155,18 @@ func connectHint(kind Kind, err error, ownTimeout bool, timeout time.Duration) s
 		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server never greeted; a wrong port or scheme does this too (a PostgreSQL server waits silently for a MySQL client)", timeout)
 	case ownTimeout:
 		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server did not finish the start-up", timeout)
-	case kind == Postgres && strings.Contains(err.Error(), "received unexpected message"):
+	case otherProtocol(kind, err):
 		return "the server on that port does not speak the PostgreSQL protocol (a MySQL server?): check the port and the URL's scheme"
 	}
 	return ""
+}
+
+// otherProtocol tells a start-up that failed because the server answered
+// in another protocol: pgx reads a MySQL server's greeting, which it sends
+// before its client speaks, as an unexpected message. (A MySQL client at
+// a PostgreSQL port gets no answer at all: that stays a timeout.)
+func otherProtocol(kind Kind, err error) bool {
+	return kind == Postgres && strings.Contains(err.Error(), "received unexpected message")
 }
 
 // EndpointCounts reports how many sessions were opened per endpoint

@@ -421,7 +421,7 @@ func TestConnectErrors(t *testing.T) {
 			// a MySQL client waits for a greeting a PostgreSQL server never
 			// sends; a PostgreSQL client gets a MySQL greeting
 			{"the other server's port", func(t *target.Target) { t.Endpoints = []string{other} },
-				map[target.Kind]target.ConnectErrorKind{target.MySQL: target.ConnectUnreachable, target.Postgres: target.ConnectOther}[tg.Kind],
+				map[target.Kind]target.ConnectErrorKind{target.MySQL: target.ConnectUnreachable, target.Postgres: target.ConnectWrongProtocol}[tg.Kind],
 				map[target.Kind]string{target.MySQL: "a wrong port or scheme does this too", target.Postgres: "does not speak the PostgreSQL protocol"}[tg.Kind]},
 			{"wrong password", func(t *target.Target) { t.Password = secret }, target.ConnectAuth, ""},
 			{"unknown user", func(t *target.Target) { t.User, t.Password = "nobody_here", secret }, target.ConnectAuth, ""},
