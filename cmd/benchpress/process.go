@@ -30,10 +30,11 @@ import (
 // cli.ProcessPlan.Procs).
 // Terminals whose yields between transactions serve the runner's
 // goroutines (cli.ProcessPlan.Yield, target.SharedYield) get exactly a P
-// each: an idle P would make every such yield wake a spinning thread (the
-// other blocking terminals yield in place, runner.Config.LocalYield) (measured with bench/floor/gofloor, PostgreSQL point
-// selects, 8 terminals on 2 vCPUs: one spare P cost 18 % of the throughput
-// against none; docs/benchmarks.md, 2026-11-25 night). The Ps of waiting
+// each: an idle P would make every such yield wake a spinning thread
+// (measured with bench/floor/gofloor, PostgreSQL point selects, 8
+// terminals on 2 vCPUs: one spare P cost 18 % of the throughput against
+// none; docs/benchmarks.md, 2026-11-25 night). The other blocking
+// terminals keep the spares and yield in place (runner.Config.LocalYield). The Ps of waiting
 // terminals cost no CPU. With
 // the poller the runtime's default stays: fewer Ps for a few terminals
 // halved PostgreSQL point-select throughput at 1-2 threads

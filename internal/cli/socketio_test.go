@@ -18,8 +18,8 @@ import (
 
 // runCLIProcs runs the root command with a process hook that gives a
 // blocking run a P per terminal, and spares unless the terminals' yields
-// serve the runner's goroutines
-// (what cmd/benchpress does), when procs is set, and none otherwise.
+// serve the runner's goroutines (what cmd/benchpress does), when procs is
+// set, and none otherwise.
 func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer

@@ -40,8 +40,9 @@ type Config struct {
 	// OwnThreads runs every terminal on an OS thread of its own
 	// (runtime.LockOSThread), for sessions whose sockets block in read on
 	// the terminal's thread (target.SocketBlocking): the thread the kernel
-	// wakes with the reply is then always the one that goes on, as in a
-	// C client, instead of whichever thread last ran the goroutine.
+	// wakes with the reply is then the one that goes on, as in a C
+	// client, instead of whichever thread last ran the goroutine (only a
+	// yield between transactions can move it: worker.yield).
 	OwnThreads bool
 	// YieldEvery makes a terminal pass through the Go scheduler between
 	// transactions at most this often (worker.yield); 0 never. A terminal
