@@ -6,56 +6,32 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"benchpress/internal/metrics"
-	"benchpress/internal/target"
-	"benchpress/internal/workload"
 )
-
-// tidWL records, per terminal, the OS threads its Exec calls ran on; every
-// call parks (sleeps), which lets an unlocked goroutine change threads.
-type tidWL struct {
-	mu   sync.Mutex
-	tids map[int]map[int]bool
-}
-
-func (w *tidWL) Ops() []string    { return []string{"op"} }
-func (w *tidWL) Extras() []string { return nil }
-func (w *tidWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
-	return &tidTerm{wl: w, id: id}, nil
-}
-
-type tidTerm struct {
-	wl *tidWL
-	id int
-}
-
-func (t *tidTerm) Next() int       { return 0 }
-func (t *tidTerm) Extras() []int64 { return nil }
-func (t *tidTerm) Close()          {}
-func (t *tidTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
-	time.Sleep(200 * time.Microsecond)
-	tid := syscall.Gettid()
-	t.wl.mu.Lock()
-	if t.wl.tids[t.id] == nil {
-		t.wl.tids[t.id] = map[int]bool{}
-	}
-	t.wl.tids[t.id][tid] = true
-	t.wl.mu.Unlock()
-	return metrics.OK, nil
-}
 
 // TestOwnThreads: with OwnThreads every terminal runs on one OS thread of
 // its own for the whole run; without it (the control, which shows the test
 // can tell) goroutines move between threads.
 func TestOwnThreads(t *testing.T) {
 	run := func(own bool) map[int]map[int]bool {
-		wl := &tidWL{tids: map[int]map[int]bool{}}
+		// Every call parks (sleeps), which lets an unlocked goroutine
+		// change threads, and records the thread it ran on.
+		var mu sync.Mutex
+		tids := map[int]map[int]bool{}
+		wl := &funcWL{exec: func(id int) {
+			time.Sleep(200 * time.Microsecond)
+			tid := syscall.Gettid()
+			mu.Lock()
+			if tids[id] == nil {
+				tids[id] = map[int]bool{}
+			}
+			tids[id][tid] = true
+			mu.Unlock()
+		}}
 		cfg := Config{Terminals: 8, Duration: 300 * time.Millisecond, OwnThreads: own}
 		if _, err := Run(context.Background(), cfg, wl, &fakeDialer{}); err != nil {
 			t.Fatal(err)
 		}
-		return wl.tids
+		return tids
 	}
 	seen := map[int]int{}
 	for id, tids := range run(true) {

@@ -67,6 +67,29 @@ func (t *fakeTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 	return metrics.OK, nil
 }
 
+// funcWL's terminals succeed at every op after calling exec with their id
+// (tests that watch where and in what order the terminals run).
+type funcWL struct{ exec func(id int) }
+
+func (w *funcWL) Ops() []string    { return []string{"op"} }
+func (w *funcWL) Extras() []string { return nil }
+func (w *funcWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
+	return &funcTerm{exec: w.exec, id: id}, nil
+}
+
+type funcTerm struct {
+	exec func(id int)
+	id   int
+}
+
+func (t *funcTerm) Next() int       { return 0 }
+func (t *funcTerm) Extras() []int64 { return nil }
+func (t *funcTerm) Close()          {}
+func (t *funcTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	t.exec(t.id)
+	return metrics.OK, nil
+}
+
 func TestRunCountsEqualCommits(t *testing.T) {
 	wl := &fakeWL{service: 7 * time.Millisecond}
 	res, err := Run(context.Background(), Config{Terminals: 8, Duration: 1500 * time.Millisecond}, wl, &fakeDialer{})

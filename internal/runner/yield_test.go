@@ -6,42 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"benchpress/internal/metrics"
-	"benchpress/internal/target"
-	"benchpress/internal/workload"
 )
-
-// spinWL's terminals spin through every Exec without parking, as a
-// terminal blocked in raw reads looks to the Go scheduler, and log which
-// terminal ran each call.
-type spinWL struct {
-	mu  sync.Mutex
-	log []int
-}
-
-func (w *spinWL) Ops() []string    { return []string{"op"} }
-func (w *spinWL) Extras() []string { return nil }
-func (w *spinWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
-	return &spinTerm{wl: w, id: id}, nil
-}
-
-type spinTerm struct {
-	wl *spinWL
-	id int
-}
-
-func (t *spinTerm) Next() int       { return 0 }
-func (t *spinTerm) Extras() []int64 { return nil }
-func (t *spinTerm) Close()          {}
-func (t *spinTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
-	for end := time.Now().Add(100 * time.Microsecond); time.Now().Before(end); {
-	}
-	t.wl.mu.Lock()
-	t.wl.log = append(t.wl.log, t.id)
-	t.wl.mu.Unlock()
-	return metrics.OK, nil
-}
 
 // switches counts the changes of terminal between consecutive calls.
 func switches(log []int) int {
@@ -77,16 +42,27 @@ func TestYieldBetweenTransactions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wl := &spinWL{}
+			// Every call spins 100 us without parking, as a terminal
+			// blocked in raw reads looks to the Go scheduler, and logs
+			// which terminal ran it.
+			var mu sync.Mutex
+			var log []int
+			wl := &funcWL{exec: func(id int) {
+				for end := time.Now().Add(100 * time.Microsecond); time.Now().Before(end); {
+				}
+				mu.Lock()
+				log = append(log, id)
+				mu.Unlock()
+			}}
 			cfg := tc.cfg
 			cfg.Terminals, cfg.Duration = 2, 500*time.Millisecond
 			if _, err := Run(context.Background(), cfg, wl, &fakeDialer{}); err != nil {
 				t.Fatal(err)
 			}
-			sw := switches(wl.log)
-			t.Logf("%d calls, %d turns", len(wl.log), sw)
+			sw := switches(log)
+			t.Logf("%d calls, %d turns", len(log), sw)
 			if sw < tc.minSw || sw > tc.maxSw {
-				t.Errorf("%d calls, the terminals took turns %d times, want %d-%d", len(wl.log), sw, tc.minSw, tc.maxSw)
+				t.Errorf("%d calls, the terminals took turns %d times, want %d-%d", len(log), sw, tc.minSw, tc.maxSw)
 			}
 		})
 	}

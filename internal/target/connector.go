@@ -125,10 +125,11 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 			kind = ConnectUnreachable // our own connect timeout fired
 		}
 		err = cleanError(err, c.target)
-		if otherProtocol(c.target.Kind, err) {
+		wrongProtocol := otherProtocol(c.target.Kind, err)
+		if wrongProtocol {
 			kind = ConnectWrongProtocol
 		}
-		if hint := connectHint(c.target.Kind, err, ownTimeout, c.opts.ConnectTimeout); hint != "" {
+		if hint := connectHint(c.target.Kind, wrongProtocol, ownTimeout, c.opts.ConnectTimeout); hint != "" {
 			err = fmt.Errorf("%w (%s)", err, hint)
 		}
 		if p := tlsParam(c.target); p != "" && tlsRefused(err) {
@@ -149,13 +150,13 @@ func (c *Connector) Connect(ctx context.Context) (Conn, error) {
 // for the server's greeting, which a PostgreSQL server (waiting for its
 // client to speak first) never sends, until the connect timeout; a
 // PostgreSQL client reads a MySQL greeting as an unexpected message.
-func connectHint(kind Kind, err error, ownTimeout bool, timeout time.Duration) string {
+func connectHint(kind Kind, wrongProtocol, ownTimeout bool, timeout time.Duration) string {
 	switch {
 	case ownTimeout && kind == MySQL:
 		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server never greeted; a wrong port or scheme does this too (a PostgreSQL server waits silently for a MySQL client)", timeout)
 	case ownTimeout:
 		return fmt.Sprintf("no session within %s (--connect-timeout): the host did not accept the connection or the server did not finish the start-up", timeout)
-	case otherProtocol(kind, err):
+	case wrongProtocol:
 		return "the server on that port does not speak the PostgreSQL protocol (a MySQL server?): check the port and the URL's scheme"
 	}
 	return ""

@@ -35,11 +35,10 @@ func (c *Connector) EnsureDatabase(ctx context.Context) (created []string, err e
 		s, err := probe.Connect(ctx)
 		if err == nil {
 			s.Close()
-		}
-		probe.Close()
-		if err == nil {
+			probe.Close()
 			continue
 		}
+		probe.Close()
 		var ce *ConnectError
 		if !errors.As(err, &ce) || ce.Kind != ConnectNoDatabase {
 			return created, err
