@@ -111,15 +111,16 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		cfg.YieldEvery = blockingYieldEvery
 		cfg.LocalYield = !yield
 	}
-	// How a blocking read waits for its reply (sockio.WaitPolicy): it
-	// gives up the CPU once before it blocks for those terminals, and for
-	// workloads with long round trips (workload.LongRoundTrips) whenever
-	// the terminals outnumber the CPUs; a read of such a workload that has
-	// waited sockio.ReadSlice waits on parked in the poller, not in a
-	// thread the runtime interrupts with a preemption signal every 10-20 ms.
+	// How a blocking read waits for its reply (sockio.WaitPolicy): for
+	// workloads with long round trips (workload.LongRoundTrips) it gives up
+	// the CPU once before it blocks whenever the terminals outnumber the
+	// CPUs, and a read that has waited sockio.ReadSlice waits on parked in
+	// the poller, not in a thread the runtime interrupts with a preemption
+	// signal every 10-20 ms. Short round trips do neither, on any server
+	// (docs/benchmarks.md, "2026-11-27 (10:30)").
 	longTrips := workload.HasLongRoundTrips(spec.Workload)
 	wait := sockio.WaitPolicy{
-		YieldFirst: blocking && (yield || cfg.Terminals > cpus && longTrips),
+		YieldFirst: blocking && cfg.Terminals > cpus && longTrips,
 		ParkLong:   blocking && longTrips,
 	}
 	if wait != (sockio.WaitPolicy{}) {

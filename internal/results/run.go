@@ -190,8 +190,8 @@ type Driver struct {
 	// Go's scheduler between transactions instead of being preempted by it
 	// in the middle of one (every blocking run); YieldBeforeWait whether a
 	// blocking read that found no reply yet gave up the CPU once before it
-	// blocked (PostgreSQL terminals that outnumber the CPUs, and TPC-C's on
-	// any server whenever the terminals outnumber the CPUs);
+	// blocked (TPC-C's terminals on any server whenever they outnumber the
+	// CPUs);
 	// ParkLongWaitsMS, when set, how long a blocking read waited in its
 	// thread before it waited on parked in Go's poller (TPC-C).
 	SocketIO        string  `json:"socket_io,omitempty"`

@@ -65,9 +65,6 @@ func BlockingMax(kind Kind, cpus int) int {
 // at 8 and -12 % at 16 (the trade-off taken); MariaDB point select -22 %
 // and read_write -15 % TPS at 8 (its preempted terminals beat sysbench
 // there), so MySQL keeps the preemption.
-//
-// Such a run also has its sockets yield the CPU once before a read blocks
-// (sockio.WaitPolicy.YieldFirst; docs/benchmarks.md, "2026-11-26 (08:00)").
 func SharedYield(kind Kind, terminals, cpus int) bool { return kind == Postgres && terminals > cpus }
 
 var socketIONames = [...]string{"auto", "poller", "blocking"}

@@ -6,15 +6,16 @@ package sockio
 type WaitPolicy struct {
 	// YieldFirst: a read that finds no data gives up the CPU once
 	// (sched_yield) and looks again before it blocks. For terminals that
-	// outnumber the cores, sharing them with their servers: the thread
-	// stays runnable while its server answers, so the reply does not wake
-	// it and it does not preempt the server that sent it, as a C client's
-	// threads, which spend longer per event, more often are. Measured on 2
-	// vCPUs with PostgreSQL on the same machine, 8 terminals, alternating
-	// with sysbench (docs/benchmarks.md, "2026-11-26 (08:00)"): point
-	// selects p99 0.555-0.618 ms against 0.731-0.769 without (sysbench
-	// 0.619-0.690) and TPS +6 to +14 %; read_write within the rounds'
-	// noise.
+	// outnumber the cores, sharing them with their servers, and whose
+	// round trips carry server work (TPC-C's): the thread stays runnable
+	// while its server answers, so the reply does not wake it and it does
+	// not preempt the server that sent it (MariaDB TPC-C at 8-64
+	// terminals: tpmC +4 to +22 %, client CPU per transaction -4 to -39 %,
+	// docs/benchmarks.md "2026-11-26 (15:00)"). Short round trips lose by
+	// it: the yielded thread queues behind the runnable ones (point selects
+	// at 4-16 PostgreSQL terminals, p99 higher in 21 of 21 rounds on an AMD
+	// EPYC host, "2026-11-27 (10:30)"; on MariaDB 4x at 8, "2026-11-26
+	// (15:00)").
 	YieldFirst bool
 	// ParkLong: a read that has waited ReadSlice without data waits on
 	// parked in the runtime's poller (pollWait) instead of in its thread,
