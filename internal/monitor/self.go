@@ -25,9 +25,9 @@ type selfSnapshot struct {
 	processOK bool
 	machine   CPUTimes // /proc/stat, jiffies
 	machineOK bool
-	gcS       float64 // runtime's GC CPU seconds (runtime/metrics)
-	busyS     float64 // runtime's non-idle CPU seconds
+	gc        gcReading // runtime's CPU classes (runtime/metrics), as of the last GC's end
 	gcOK      bool
+	procs     int // GOMAXPROCS
 }
 
 // StartSelf takes the baseline: process user and system CPU time
@@ -50,9 +50,10 @@ func StartSelf() *Self {
 //   - MachineBusyPct: busy share of all cores' time, 100 = every core busy.
 //   - DriverSharePct: driver CPU time / machine busy CPU time, in percent.
 //   - Cores: cores counted in /proc/stat, else runtime.NumCPU().
-//   - GCSharePct: the garbage collector's share of the process's busy CPU
-//     in the window, from the runtime's own accounting (runtime/metrics
-//     /cpu/classes/gc/total over total minus idle).
+//   - GCSharePct: the garbage collector's share of the process's busy
+//     processor time in the window, from the runtime's own accounting
+//     (runtime/metrics /cpu/classes/gc/total over total minus idle; see
+//     gcSharePct for the window it covers).
 //
 // DriverBound and DriverBoundNote are left empty; see [Assess].
 func (s *Self) Stop(txns, stmts int64) results.Driver {
@@ -71,7 +72,8 @@ func takeSelfSnapshot() selfSnapshot {
 			snap.maxRSS = max(snap.maxRSS, hwm)
 		}
 	}
-	snap.gcS, snap.busyS, snap.gcOK = gcCPU()
+	snap.gc, snap.gcOK = gcCPU()
+	snap.procs = runtime.GOMAXPROCS(0)
 	snap.wall = time.Now()
 	return snap
 }
@@ -89,9 +91,6 @@ func selfFigures(a, b selfSnapshot, txns, stmts int64, numCPU int) results.Drive
 		d.CPUUserS = max(0, b.userS-a.userS)
 		d.CPUSysS = max(0, b.sysS-a.sysS)
 	}
-	if a.gcOK && b.gcOK {
-		d.GCSharePct = gcSharePct(a.gcS, a.busyS, b.gcS, b.busyS)
-	}
 	cpuUS := (d.CPUUserS + d.CPUSysS) * 1e6
 	if txns > 0 {
 		d.CPUPerTxnUS = cpuUS / float64(txns)
@@ -100,6 +99,11 @@ func selfFigures(a, b selfSnapshot, txns, stmts int64, numCPU int) results.Drive
 		d.CPUPerStmtUS = cpuUS / float64(stmts)
 	}
 	wallS := b.wall.Sub(a.wall).Seconds()
+	if a.gcOK && b.gcOK {
+		// The window's Ps: the run's GOMAXPROCS, which is set once the
+		// window has opened when it has no warm-up.
+		d.GCSharePct = gcSharePct(a.gc, b.gc, wallS, b.procs)
+	}
 	if !a.machineOK || !b.machineOK || wallS <= 0 {
 		return d
 	}

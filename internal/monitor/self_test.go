@@ -11,12 +11,14 @@ func TestSelfFigures(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	a := selfSnapshot{wall: t0, userS: 10, sysS: 2, processOK: true,
 		machine: CPUTimes{Busy: 1000, Idle: 1000, Cores: 4}, machineOK: true,
-		gcS: 1, busyS: 50, gcOK: true}
+		gc: gcReading{gcS: 1, busyS: 50, totalS: 80}, gcOK: true, procs: 8}
 	// 10 s on 4 cores at USER_HZ 100 = 4000 jiffies; half of them busy =
 	// 20 busy CPU seconds, of which the driver used 4 (3 user + 1 sys).
 	b := selfSnapshot{wall: t0.Add(10 * time.Second), userS: 13, sysS: 3, maxRSS: 64 << 20, processOK: true,
 		machine: CPUTimes{Busy: 3000, Idle: 3000, Cores: 4}, machineOK: true,
-		gcS: 1.2, busyS: 54, gcOK: true} // 0.2 of 4 busy runtime CPU seconds on GC
+		gc: gcReading{gcS: 1.2, busyS: 54, totalS: 88}, gcOK: true, procs: 8}
+	// GC: 0.2 P-seconds over a window of 10 s at 8 Ps whose last GC-to-GC
+	// span was half busy (4 of 8 P-seconds): 0.2 of 40 = 0.5 %.
 	d := selfFigures(a, b, 2000, 8000, 99)
 	checks := []struct {
 		name      string
@@ -30,7 +32,7 @@ func TestSelfFigures(t *testing.T) {
 		{"MachineBusyPct", d.MachineBusyPct, 50},
 		{"DriverSharePct", d.DriverSharePct, 20},
 		{"Cores", float64(d.Cores), 4},
-		{"GCSharePct", d.GCSharePct, 5},
+		{"GCSharePct", d.GCSharePct, 0.5},
 	}
 	for _, c := range checks {
 		if math.Abs(c.got-c.want) > 1e-9 {
@@ -43,6 +45,39 @@ func TestSelfFigures(t *testing.T) {
 	d = selfFigures(a, b, 0, 0, 6)
 	if d.Cores != 6 || d.MachineBusyPct != 0 || d.DriverSharePct != 0 || d.CPUPerTxnUS != 0 || d.CPUPerStmtUS != 0 {
 		t.Errorf("without /proc or counts: %+v", d)
+	}
+}
+
+// TestGCSharePct: the share is of the window's P time, whatever span the
+// runtime's end-of-cycle readings cover.
+func TestGCSharePct(t *testing.T) {
+	tests := []struct {
+		name  string
+		a, b  gcReading
+		wallS float64
+		procs int
+		want  float64
+	}{
+		// The span is the window: the span's own ratio.
+		{"span is the window", gcReading{1, 50, 80}, gcReading{1.2, 54, 88}, 1, 8, 5},
+		// One cycle, 22 ms after start, at 132 Ps, nearly all busy (blocking
+		// sockets): 0.37 P-s of GC over 2.9 P-s is 12.8 % of the span and
+		// 0.03 % of a 10 s window.
+		{"one early cycle", gcReading{0, 0, 0}, gcReading{0.37, 2.9, 2.904}, 10, 132, 0.37 / (2.9 / 2.904 * 1320) * 100},
+		// The span reaches back into a warm-up: the window's P time counts,
+		// not the warm-up's.
+		{"span longer than the window", gcReading{0, 0, 0}, gcReading{1, 200, 400}, 10, 20, 1.0 / 100 * 100},
+		{"no cycle ended in the window", gcReading{1, 50, 80}, gcReading{1, 50, 80}, 10, 8, 0},
+		{"no wall time", gcReading{1, 50, 80}, gcReading{1.2, 54, 88}, 0, 8, 0},
+		{"all idle", gcReading{1, 50, 80}, gcReading{1.2, 50, 88}, 10, 8, 0},
+		{"clamped", gcReading{0, 0, 0}, gcReading{100, 1, 1}, 1, 1, 100},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gcSharePct(tc.a, tc.b, tc.wallS, tc.procs); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("gcSharePct = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -88,7 +123,7 @@ func TestStartSelfStopSmoke(t *testing.T) {
 // TestGCShareOfGarbage: a window that allocates garbage shows a GC share
 // above zero, one that only computes shows (almost) none.
 func TestGCShareOfGarbage(t *testing.T) {
-	if _, _, ok := gcCPU(); !ok {
+	if _, ok := gcCPU(); !ok {
 		t.Fatal("runtime/metrics lacks the CPU classes")
 	}
 	s := StartSelf()
