@@ -55,3 +55,28 @@ func TestErrorsLine(t *testing.T) {
 		}
 	}
 }
+
+// Error samples from the warm-up are marked as such under a header that
+// says they are outside the window's counts; a window-only list is not.
+func TestErrorSamplesPhase(t *testing.T) {
+	warm := results.ErrorSample{Class: "lost_connection", Op: "payment", Message: "payment: commit: i/o timeout", Count: 2, Phase: results.PhaseWarmup}
+	win := results.ErrorSample{Class: "deadlock", Code: "1213", Op: "new_order", Message: "Deadlock found", Count: 1, Phase: results.PhaseWindow}
+	for _, tc := range []struct {
+		name    string
+		samples []results.ErrorSample
+		want    string
+	}{
+		{"window only", []results.ErrorSample{win},
+			"\nerrors (first distinct messages per class):\n  deadlock        new_order [1213] x1: Deadlock found\n"},
+		{"warm-up and window", []results.ErrorSample{warm, win},
+			"\nerrors (first distinct messages per class; 1 of 2 from the warm-up, outside the window's counts):\n" +
+				"  lost_connection warm-up payment x2: payment: commit: i/o timeout\n  deadlock        new_order [1213] x1: Deadlock found\n"},
+		{"none", nil, ""},
+	} {
+		var b bytes.Buffer
+		errorSamples(&b, tc.samples)
+		if b.String() != tc.want {
+			t.Errorf("%s:\n%q\nwant\n%q", tc.name, b.String(), tc.want)
+		}
+	}
+}

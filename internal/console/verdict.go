@@ -25,16 +25,7 @@ func Verdict(w io.Writer, r *results.Run) {
 			fmt.Fprintln(w, "WARNING the target rate was not reached: latencies count from the intended start (response time), the server was slower than the schedule")
 		}
 	}
-	if len(r.ErrorSamples) > 0 {
-		fmt.Fprintln(w, "\nerrors (first distinct messages per class):")
-		for _, s := range r.ErrorSamples {
-			code := ""
-			if s.Code != "" {
-				code = " [" + s.Code + "]"
-			}
-			fmt.Fprintf(w, "  %-15s %s%s x%d: %s\n", s.Class, s.Op, code, s.Count, s.Message)
-		}
-	}
+	errorSamples(w, r.ErrorSamples)
 	if r.Hint != "" {
 		fmt.Fprintf(w, "\nhint: %s\n", r.Hint)
 	}
@@ -44,6 +35,39 @@ func Verdict(w io.Writer, r *results.Run) {
 	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(r.Verdict))
 	for _, reason := range r.VerdictReasons {
 		fmt.Fprintf(w, "  - %s\n", reason)
+	}
+}
+
+// errorSamples lists the first distinct error messages per class. When
+// some come from the warm-up, those are marked: the summary's error counts
+// and the verdict are the window's, and a warm-up message under "errors 0"
+// must not read as a failure of the measured run (nor its absence as a
+// clean start).
+func errorSamples(w io.Writer, samples []results.ErrorSample) {
+	if len(samples) == 0 {
+		return
+	}
+	warm := 0
+	for _, s := range samples {
+		if s.Phase == results.PhaseWarmup {
+			warm++
+		}
+	}
+	if warm == 0 {
+		fmt.Fprintln(w, "\nerrors (first distinct messages per class):")
+	} else {
+		fmt.Fprintf(w, "\nerrors (first distinct messages per class; %d of %d from the warm-up, outside the window's counts):\n", warm, len(samples))
+	}
+	for _, s := range samples {
+		code := ""
+		if s.Code != "" {
+			code = " [" + s.Code + "]"
+		}
+		mark := ""
+		if warm > 0 && s.Phase == results.PhaseWarmup {
+			mark = "warm-up "
+		}
+		fmt.Fprintf(w, "  %-15s %s%s%s x%d: %s\n", s.Class, mark, s.Op, code, s.Count, s.Message)
 	}
 }
 

@@ -188,12 +188,18 @@ func firstReason(r *results.Run) string {
 }
 
 // errorSamplesTable lists the first distinct error messages of a case's
-// steps: concurrency, class, server code, operation, count, message.
+// steps: concurrency, phase (warm-up or window: only the window's errors
+// are in the step's figures), class, server code, operation, count,
+// message.
 func errorSamplesTable(c *Case) Table {
-	t := Table{Header: []string{"Concurrency", "Class", "Code", "Operation", "Count", "Message"}, Align: "rllrrl"}
+	t := Table{Header: []string{"Concurrency", "Phase", "Class", "Code", "Operation", "Count", "Message"}, Align: "rlllrrl"}
 	for _, s := range c.Steps {
 		for _, e := range s.Run.ErrorSamples {
-			t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), e.Class, e.Code, e.Op, fmt.Sprint(e.Count), firstLine(e.Message)})
+			phase := e.Phase
+			if phase == results.PhaseWarmup {
+				phase = "warm-up"
+			}
+			t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), phase, e.Class, e.Code, e.Op, fmt.Sprint(e.Count), firstLine(e.Message)})
 		}
 	}
 	return t

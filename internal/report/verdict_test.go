@@ -27,7 +27,8 @@ func TestReportMarksStepsNotOK(t *testing.T) {
 	}
 	mk(1, 100, results.VerdictOK, nil, "ok")
 	mk(8, 500, results.VerdictFailed, []results.ErrorSample{{Class: "resource_limit", Code: "1461", Op: "oltp_read_write",
-		Message: "prepare: Error 1461: Can't create more than max_prepared_stmt_count statements", Count: 42}}, "ok")
+		Message: "prepare: Error 1461: Can't create more than max_prepared_stmt_count statements", Count: 42, Phase: results.PhaseWindow},
+		{Class: "lost_connection", Op: "oltp_read_write", Message: "commit: i/o timeout", Count: 1, Phase: results.PhaseWarmup}}, "ok")
 	mk(16, 900, results.VerdictOK, nil, "interrupted")
 	files, err := Generate(dir)
 	if err != nil {
@@ -38,7 +39,8 @@ func TestReportMarksStepsNotOK(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
-	for _, want := range []string{"FAILED: success rate 65.00 %", "Step 8 verdict failed", "| 8 | resource_limit | 1461 | oltp_read_write | 42 |"} {
+	for _, want := range []string{"FAILED: success rate 65.00 %", "Step 8 verdict failed", "| 8 | window | resource_limit | 1461 | oltp_read_write | 42 |",
+		"| 8 | warm-up | lost_connection |  | oltp_read_write | 1 | commit: i/o timeout |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -13,7 +13,17 @@ type ErrorSample struct {
 	// Count is how many failed attempts had exactly this message (counted
 	// until every class's sample table filled).
 	Count int64 `json:"count"`
+	// Phase is when the failed transactions started: PhaseWarmup (not in
+	// the window's figures: Summary.Errors, ErrorsByClass, the verdict) or
+	// PhaseWindow; "" in files from before samples kept their phase.
+	Phase string `json:"phase,omitempty"`
 }
+
+// Phases of an ErrorSample.
+const (
+	PhaseWarmup = "warmup"
+	PhaseWindow = "window"
+)
 
 // PreparedStmts is how a run fitted the server's cap on prepared
 // statements (MySQL's max_prepared_stmt_count, shared by all sessions).

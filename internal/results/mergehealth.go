@@ -6,20 +6,20 @@ import (
 )
 
 // mergeHealth carries the partitions' health figures into the merged result
-// and judges it: error samples (same class, code, op and message counted
+// and judges it: error samples (same class, code, op, message and phase counted
 // once, their counts summed), failed reconnects and open-loop figures summed,
 // the first stop reason, then Judge over the merged figures (an outage of the
 // merged series is an outage of the whole run). A partition whose own verdict
 // was worse adds its reasons, prefixed with its index, so a degraded or
 // failed partition can never hide behind a healthy sum.
 func mergeHealth(out *Run, parts []*Run, c Criteria) {
-	type key struct{ class, code, op, msg string }
+	type key struct{ class, code, op, msg, phase string }
 	at := map[key]int{}
 	var rate *RateFigures
 	var serviceWeighted, started float64
 	for _, p := range parts {
 		for _, s := range p.ErrorSamples {
-			k := key{s.Class, s.Code, s.Op, s.Message}
+			k := key{s.Class, s.Code, s.Op, s.Message, s.Phase}
 			if i, ok := at[k]; ok {
 				out.ErrorSamples[i].Count += s.Count
 				continue

@@ -179,14 +179,23 @@ func lostReason(r *Run) string {
 	return b.String()
 }
 
-// firstLoss is the message of the first lost-connection sample that
-// carries a server error code (the server's own text: "terminating
-// connection due to administrator command", "Connection was killed"),
-// else of the first one (a transport error: EOF, reset); "" when none.
+// firstLoss is the message of the first lost-connection sample of the
+// window that carries a server error code (the server's own text:
+// "terminating connection due to administrator command", "Connection was
+// killed"), else of the window's first one (a transport error: EOF,
+// reset); "" when none. A warm-up sample is quoted only when the window
+// kept none (a file from before samples kept their phase, or a table that
+// filled): the losses this reason counts are the window's.
 func firstLoss(samples []ErrorSample) string {
-	first := ""
+	first, warm := "", ""
 	for _, es := range samples {
 		if es.Class != lostClass {
+			continue
+		}
+		if es.Phase == PhaseWarmup {
+			if warm == "" {
+				warm = es.Message
+			}
 			continue
 		}
 		if es.Code != "" {
@@ -195,6 +204,9 @@ func firstLoss(samples []ErrorSample) string {
 		if first == "" {
 			first = es.Message
 		}
+	}
+	if first == "" {
+		return warm
 	}
 	return first
 }

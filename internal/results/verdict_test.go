@@ -59,6 +59,13 @@ func TestJudge(t *testing.T) {
 				{Class: "lost_connection", Code: "57P01", Op: "payment", Message: "payment: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"}},
 			Summary: Summary{Transactions: 21000, Errors: 32, SuccessRate: 99.85, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{}, VerdictDegraded, "lost connections: 32 session(s) lost in the measurement window, 32 re-opened; first: payment: FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"},
+		// A warm-up loss (a server still opening 2048 sessions) is not the
+		// window's first: the window's own message is quoted.
+		{"lost connections after a warm-up loss", Run{Status: "ok", Reconnects: 1, ErrorsByClass: map[string]int64{"lost_connection": 1},
+			ErrorSamples: []ErrorSample{{Class: "lost_connection", Code: "1040", Op: "payment", Message: "payment: connect: Too many connections", Phase: PhaseWarmup},
+				{Class: "lost_connection", Op: "new_order", Message: "new_order: commit: unexpected EOF", Phase: PhaseWindow}},
+			Summary: Summary{Transactions: 21000, Errors: 1, SuccessRate: 99.99, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictDegraded, "re-opened; first: new_order: commit: unexpected EOF"},
 		{"lost connections not re-opened", Run{Status: "ok", Reconnects: 1, ReconnectFailures: 40, ErrorsByClass: map[string]int64{"lost_connection": 4},
 			ErrorSamples: []ErrorSample{{Class: "lost_connection", Op: "payment", Message: "payment: commit: unexpected EOF"}},
 			Summary:      Summary{Transactions: 21000, Errors: 4, SuccessRate: 99.9, TPS: 100, DurationS: 8}, Series: steady},

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"benchpress/internal/metrics"
 	"benchpress/internal/results"
 	"benchpress/internal/target"
 )
@@ -16,24 +17,31 @@ const SamplesPerClass = 5
 const maxSampleLen = 400
 
 // errorSamples keeps the first distinct error messages per class with
-// their server code and operation. Errors are the rare path: one mutex is
-// enough, and once every class is full (or the table is) Add costs one
-// atomic load.
+// their server code, operation and phase. The warm-up and the window have
+// a table each, so errors of a warm-up (a server still starting sessions)
+// cannot fill the room of the window's. Errors are the rare path: one
+// mutex is enough, and once every table is full add costs one atomic load.
 type errorSamples struct {
 	full    atomic.Bool
 	mu      sync.Mutex
 	ops     []string
 	samples []results.ErrorSample
-	perCls  [target.NumClasses]int
+	perCls  [2][target.NumClasses]int
 }
 
 func newErrorSamples(ops []string) *errorSamples { return &errorSamples{ops: ops} }
 
-// add records err (of class cl) from op: a new (class, code, op, message)
-// is kept while its class has room; a known one has its count raised.
-func (e *errorSamples) add(op int, cl target.Class, err error) {
+// add records err (of class cl) from op, started in phase: a new
+// (phase, class, code, op, message) is kept while its class has room in
+// that phase; a known one has its count raised. Phases after the window
+// count as the window (a transaction in flight when it ended).
+func (e *errorSamples) add(phase metrics.Phase, op int, cl target.Class, err error) {
 	if e.full.Load() {
 		return
+	}
+	ph, pname := 1, results.PhaseWindow
+	if phase == metrics.Warmup {
+		ph, pname = 0, results.PhaseWarmup
 	}
 	code := target.ErrorCode(err)
 	msg := err.Error()
@@ -48,17 +56,17 @@ func (e *errorSamples) add(op int, cl target.Class, err error) {
 	defer e.mu.Unlock()
 	for i := range e.samples {
 		s := &e.samples[i]
-		if s.Class == cl.String() && s.Code == code && s.Op == name && s.Message == msg {
+		if s.Class == cl.String() && s.Code == code && s.Op == name && s.Message == msg && s.Phase == pname {
 			s.Count++
 			return
 		}
 	}
-	if e.perCls[cl] >= SamplesPerClass {
+	if e.perCls[ph][cl] >= SamplesPerClass {
 		return
 	}
-	e.perCls[cl]++
-	e.samples = append(e.samples, results.ErrorSample{Class: cl.String(), Code: code, Op: name, Message: msg, Count: 1})
-	if len(e.samples) >= SamplesPerClass*int(target.NumClasses-1) {
+	e.perCls[ph][cl]++
+	e.samples = append(e.samples, results.ErrorSample{Class: cl.String(), Code: code, Op: name, Message: msg, Count: 1, Phase: pname})
+	if len(e.samples) >= 2*SamplesPerClass*int(target.NumClasses-1) {
 		e.full.Store(true)
 	}
 }

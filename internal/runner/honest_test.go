@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/results"
+	"benchpress/internal/target"
 )
 
 func TestFatalErrorStopsRun(t *testing.T) {
@@ -36,9 +40,9 @@ func TestFatalErrorStopsRun(t *testing.T) {
 func TestErrorSamplesDistinctAndBounded(t *testing.T) {
 	e := newErrorSamples([]string{"a", "b"})
 	for i := 0; i < 50; i++ {
-		e.add(0, 6, fmt.Errorf("message %d", i%(SamplesPerClass+3)))
+		e.add(metrics.Measure, 0, 6, fmt.Errorf("message %d", i%(SamplesPerClass+3)))
 	}
-	e.add(1, 6, fmt.Errorf("message 0"))
+	e.add(metrics.Measure, 1, 6, fmt.Errorf("message 0"))
 	got := e.list()
 	if len(got) != SamplesPerClass {
 		t.Fatalf("kept %d samples, want %d", len(got), SamplesPerClass)
@@ -46,9 +50,35 @@ func TestErrorSamplesDistinctAndBounded(t *testing.T) {
 	var total int64
 	for _, s := range got {
 		total += s.Count
+		if s.Phase != results.PhaseWindow {
+			t.Fatalf("phase %q, want %q", s.Phase, results.PhaseWindow)
+		}
 	}
 	if got[0].Message != "message 0" || got[0].Count < 6 || total >= 50 {
 		t.Fatalf("samples = %+v", got)
+	}
+}
+
+// A warm-up that fills its class's table leaves the window its own room,
+// and the same message in both phases is two samples, each with its count.
+func TestErrorSamplesKeepTheirPhase(t *testing.T) {
+	e := newErrorSamples([]string{"a"})
+	for i := 0; i < 3*SamplesPerClass; i++ {
+		e.add(metrics.Warmup, 0, target.ClassLostConnection, fmt.Errorf("warm %d", i))
+	}
+	e.add(metrics.Measure, 0, target.ClassLostConnection, fmt.Errorf("warm 0"))
+	e.add(metrics.Measure, 0, target.ClassLostConnection, fmt.Errorf("window"))
+	e.add(metrics.Done, 0, target.ClassLostConnection, fmt.Errorf("window"))
+	count := map[string]int64{}
+	for _, s := range e.list() {
+		count[s.Phase+"/"+s.Message] += s.Count
+	}
+	want := map[string]int64{"window/warm 0": 1, "window/window": 2}
+	for i := 0; i < SamplesPerClass; i++ {
+		want[fmt.Sprintf("warmup/warm %d", i)] = 1
+	}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Fatalf("samples %v, want %v", count, want)
 	}
 }
 

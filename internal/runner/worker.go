@@ -83,7 +83,7 @@ func (w *worker) loop(soft, hard context.Context) {
 		if w.pacer != nil {
 			began = time.Now()
 		}
-		outcome, err := w.attempt(hard, op)
+		outcome, err := w.attempt(hard, phase, op)
 		if hard.Err() != nil && err != nil {
 			return // aborted after the grace period: not a database error
 		}
@@ -99,7 +99,7 @@ func (w *worker) loop(soft, hard context.Context) {
 		if err != nil {
 			class = target.Classify(err)
 			outcome = metrics.Failed
-			w.samples.add(op, class, err)
+			w.samples.add(phase, op, class, err)
 			if class.Fatal() {
 				w.stop.trigger(err)
 			}
@@ -129,7 +129,7 @@ func (w *worker) loop(soft, hard context.Context) {
 // attempt runs op, re-running it after retryable errors up to MaxRetries.
 // Each re-run attempt is counted as a retry of its error's class and its
 // message kept among the error samples, as a failed transaction's is.
-func (w *worker) attempt(ctx context.Context, op int) (metrics.Outcome, error) {
+func (w *worker) attempt(ctx context.Context, phase metrics.Phase, op int) (metrics.Outcome, error) {
 	for try := 0; ; try++ {
 		out, err := w.term.Exec(ctx, op)
 		if err == nil || try >= w.cfg.MaxRetries || ctx.Err() != nil {
@@ -140,7 +140,7 @@ func (w *worker) attempt(ctx context.Context, op int) (metrics.Outcome, error) {
 			return out, err
 		}
 		w.rec.AddRetry(op, class)
-		w.samples.add(op, class, err)
+		w.samples.add(phase, op, class, err)
 	}
 }
 
