@@ -229,7 +229,7 @@ func (m *mysqlConn) endTx(ctx context.Context, q string) error {
 
 func (m *mysqlConn) Commit(ctx context.Context) error {
 	if err := m.endTx(ctx, "COMMIT"); err != nil {
-		return err
+		return commitLost(err)
 	}
 	m.inTx = false
 	return nil

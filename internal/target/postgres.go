@@ -217,7 +217,7 @@ func (c *pgConn) Begin(ctx context.Context, _ bool) error {
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {
 	if err := c.endTx(ctx, "commit"); err != nil {
-		return err
+		return commitLost(err)
 	}
 	c.inTx = false
 	return nil

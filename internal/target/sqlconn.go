@@ -107,7 +107,7 @@ func (s *sqlConn) Commit(ctx context.Context) error {
 	ectx, cancel := endTxContext(ctx)
 	defer cancel()
 	if _, err := s.c.ExecContext(ectx, "COMMIT"); err != nil {
-		return err
+		return commitLost(err)
 	}
 	s.inTx = false
 	s.releaseGate()
