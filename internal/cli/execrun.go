@@ -172,21 +172,22 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 	secs := res.MeasuredSeconds()
 	tgt := spec.Connector.Target()
 	run := &results.Run{
-		FormatVersion: results.FormatVersion,
-		Tool:          results.Tool{Name: "benchpress", Version: app.Version},
-		Workload:      spec.Name,
-		Target:        tgt.Redacted(),
-		TargetKind:    string(tgt.Kind),
-		ServerVersion: res.ServerVersion,
-		Config:        spec.Config,
-		Status:        "ok",
-		StartedAt:     started.UTC(),
-		EndedAt:       time.Now().UTC(),
-		WarmupS:       spec.Runner.Warmup.Seconds(),
-		Endpoints:     spec.Connector.EndpointCounts(),
-		Clients:       spec.Connector.ClientCounts(),
-		Reconnects:    res.Reconnects,
-		ConnectS:      round3(res.ConnectTime.Seconds()),
+		FormatVersion:    results.FormatVersion,
+		Tool:             results.Tool{Name: "benchpress", Version: app.Version},
+		Workload:         spec.Name,
+		Target:           tgt.Redacted(),
+		TargetKind:       string(tgt.Kind),
+		ServerVersion:    res.ServerVersion,
+		Config:           spec.Config,
+		Status:           "ok",
+		StartedAt:        started.UTC(),
+		EndedAt:          time.Now().UTC(),
+		WarmupS:          spec.Runner.Warmup.Seconds(),
+		Endpoints:        spec.Connector.EndpointCounts(),
+		Clients:          spec.Connector.ClientCounts(),
+		Reconnects:       res.Reconnects,
+		WarmupReconnects: res.WarmupReconnects,
+		ConnectS:         round3(res.ConnectTime.Seconds()),
 	}
 	results.Fill(run, cum, ops, secs)
 	run.Series = seriesOf(res, ops)

@@ -49,6 +49,7 @@ func TestErrorsLine(t *testing.T) {
 			Reconnects:     2,
 		}, "errors 7 (lock_timeout 1, other 6)   retries 1,245 (deadlock 40, lock_timeout 1205)   reconnects 2"},
 		{"old file: retries without classes", results.Run{Summary: results.Summary{Retries: 54}}, "errors 0   retries 54   reconnects 0"},
+		{"sessions lost in the warm-up", results.Run{Reconnects: 1, WarmupReconnects: 4}, "errors 0   retries 0   reconnects 1 (4 after losses in the warm-up)"},
 	} {
 		if got := ErrorsLine(&tc.run); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)

@@ -116,11 +116,18 @@ func SortedKeys[V any](m map[string]V) []string {
 // ErrorsLine is the summary's error line: failed transactions and retried
 // attempts, each with its classes, then reconnects ("errors 7 (lock_timeout
 // 1, other 6)   retries 1,245 (deadlock 40, lock_timeout 1205)   reconnects
-// 0"). Every failed attempt is in one of the two counts.
+// 0"). Every failed attempt is in one of the two counts. All are the
+// window's; sessions re-opened after a loss in the warm-up follow ("
+// (4 after losses in the warm-up)"), so that a troubled start does not
+// hide behind the window's zeros.
 func ErrorsLine(r *results.Run) string {
 	s := &r.Summary
-	return fmt.Sprintf("errors %s%s   retries %s%s   reconnects %s",
-		FI(s.Errors), classesIn(r.ErrorsByClass), FI(s.Retries), classesIn(r.RetriesByClass), FI(r.Reconnects))
+	warm := ""
+	if r.WarmupReconnects > 0 {
+		warm = fmt.Sprintf(" (%s after losses in the warm-up)", FI(r.WarmupReconnects))
+	}
+	return fmt.Sprintf("errors %s%s   retries %s%s   reconnects %s%s",
+		FI(s.Errors), classesIn(r.ErrorsByClass), FI(s.Retries), classesIn(r.RetriesByClass), FI(r.Reconnects), warm)
 }
 
 // classesIn renders counts by class in parentheses (" (deadlock 3, other

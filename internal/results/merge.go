@@ -94,6 +94,7 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 		out.Endpoints = addCounts(out.Endpoints, p.Endpoints)
 		out.Clients = addCounts(out.Clients, p.Clients)
 		out.Reconnects += p.Reconnects
+		out.WarmupReconnects += p.WarmupReconnects
 		out.ConnectS = math.Max(out.ConnectS, p.ConnectS)
 		pp := p.Partition
 		m.Partitions = append(m.Partitions, PartitionPart{

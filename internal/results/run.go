@@ -59,8 +59,12 @@ type Run struct {
 	// "benchpress-mywire" (the protocol client) or "go-sql-driver/mysql"
 	// (text mode, TLS or compressed sessions, --mysql-client driver);
 	// "pgx" on PostgreSQL, "modernc.org/sqlite" on SQLite.
-	Clients    map[string]int64 `json:"clients,omitempty"`
-	Reconnects int64            `json:"reconnects"`
+	Clients map[string]int64 `json:"clients,omitempty"`
+	// Reconnects counts the sessions re-opened after a loss in the
+	// measurement window, WarmupReconnects after one in the warm-up (absent
+	// when none; files from before 2026-11-27 counted both in Reconnects).
+	Reconnects       int64 `json:"reconnects"`
+	WarmupReconnects int64 `json:"warmup_reconnects,omitempty"`
 	// Terminals is how the window's work spread over the terminals, and
 	// which completed nothing (terminals.go).
 	Terminals *Terminals `json:"terminals,omitempty"`

@@ -29,7 +29,11 @@ type Result struct {
 	MeasureFrom time.Time
 	MeasureTo   time.Time
 	Interrupted bool // stopped early by the caller's context (Ctrl-C)
-	Reconnects  int64
+	// Reconnects counts the sessions re-opened after a loss in the
+	// measurement window (or after it); WarmupReconnects after a loss in
+	// the warm-up (a session lost in one phase may be re-opened in the
+	// next: each counts where it was lost, as its error does).
+	Reconnects, WarmupReconnects int64
 	// ReconnectFailures counts failed attempts to replace a lost session.
 	ReconnectFailures int64
 	// Fatal is the error that stopped the run early: a permission or
@@ -181,7 +185,8 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	hardCtx, stopHard := context.WithCancel(context.Background())
 	defer stopSoft()
 	defer stopHard()
-	var reconnects, reconnectFails atomic.Int64
+	var reconnects [2]atomic.Int64 // by the phase of the loss: warm-up, window
+	var reconnectFails atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
 	res.ConnectTime = res.Started.Sub(connectStart) - synced
@@ -330,7 +335,7 @@ loop:
 	if pacer != nil && !res.MeasureFrom.IsZero() {
 		res.Dropped = pacer.dropped(res.MeasureTo, res.StartedOps, res.MeasureFrom)
 	}
-	res.Reconnects = reconnects.Load()
+	res.WarmupReconnects, res.Reconnects = reconnects[0].Load(), reconnects[1].Load()
 	res.Cumulative = reg.Cumulative()
 	res.PerTerminal = reg.PerRecorder()
 	res.LongestIdle = reg.LongestIdle()

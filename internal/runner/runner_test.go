@@ -14,6 +14,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"benchpress/internal/metrics"
+	"benchpress/internal/results"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
 )
@@ -226,10 +227,11 @@ func TestConfigProblems(t *testing.T) {
 	}
 }
 
-// lostConnWL fails every n-th call with a lost connection.
+// lostConnWL fails every n-th call with a lost connection, or (first > 0)
+// only its first calls.
 type lostConnWL struct {
 	fakeWL
-	n int64
+	n, first int64
 }
 
 func (w *lostConnWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
@@ -242,7 +244,7 @@ func (t *lostConnTerm) Next() int       { return 0 }
 func (t *lostConnTerm) Extras() []int64 { return nil }
 func (t *lostConnTerm) Close()          {}
 func (t *lostConnTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
-	if t.wl.calls.Add(1)%t.wl.n == 0 {
+	if n := t.wl.calls.Add(1); (t.wl.first == 0 && n%t.wl.n == 0) || n <= t.wl.first {
 		return metrics.Failed, driver.ErrBadConn
 	}
 	t.wl.committed.Add(1)
@@ -266,6 +268,25 @@ func TestRunReconnectsAndCarriesOn(t *testing.T) {
 	}
 	if c.OK < 5*lost {
 		t.Fatalf("ok %d after %d lost connections: terminals did not carry on", c.OK, lost)
+	}
+}
+
+// Sessions lost in the warm-up are re-opened and counted apart from the
+// window's: the window's reconnects and errors stay 0, its samples say
+// warm-up.
+func TestWarmupReconnectsApart(t *testing.T) {
+	wl := &lostConnWL{first: 3}
+	res, err := Run(context.Background(), Config{Terminals: 2, Warmup: 500 * time.Millisecond, Duration: 300 * time.Millisecond}, wl, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Cumulative.Counts[0]
+	if res.WarmupReconnects != 3 || res.Reconnects != 0 || c.Errs[target.ClassLostConnection] != 0 || c.OK == 0 {
+		t.Fatalf("reconnects %d in the warm-up, %d in the window; window lost %d, ok %d: want 3, 0, 0, > 0",
+			res.WarmupReconnects, res.Reconnects, c.Errs[target.ClassLostConnection], c.OK)
+	}
+	if len(res.ErrorSamples) != 1 || res.ErrorSamples[0].Phase != results.PhaseWarmup || res.ErrorSamples[0].Count != 3 {
+		t.Fatalf("error samples %+v, want one warm-up sample of 3", res.ErrorSamples)
 	}
 }
 

@@ -21,7 +21,7 @@ type worker struct {
 	conn       target.Conn
 	reg        *metrics.Registry
 	rec        *metrics.Recorder
-	reconnects *atomic.Int64
+	reconnects *[2]atomic.Int64 // re-opened sessions by the loss's phase: warm-up, window
 	// reconnectFails counts failed attempts to replace a lost session.
 	reconnectFails *atomic.Int64
 	pacer          *ratePacer
@@ -112,7 +112,7 @@ func (w *worker) loop(soft, hard context.Context) {
 			}
 		}
 		if class == target.ClassLostConnection {
-			if !w.reconnect(soft) {
+			if !w.reconnect(soft, phase) {
 				return
 			}
 			waiter, _ = w.term.(workload.Waiter)
@@ -144,9 +144,9 @@ func (w *worker) attempt(ctx context.Context, phase metrics.Phase, op int) (metr
 	}
 }
 
-// reconnect replaces the session after a lost connection, backing off from
-// 100 ms to 5 s; it gives up only when ctx ends.
-func (w *worker) reconnect(ctx context.Context) bool {
+// reconnect replaces the session lost in phase, backing off from 100 ms to
+// 5 s; it gives up only when ctx ends.
+func (w *worker) reconnect(ctx context.Context, phase metrics.Phase) bool {
 	w.term.Close()
 	w.conn.Close()
 	w.term, w.conn = nil, nil
@@ -160,7 +160,11 @@ func (w *worker) reconnect(ctx context.Context) bool {
 			t, terr := w.wl.NewTerminal(ctx, w.id, w.n, c)
 			if terr == nil {
 				w.conn, w.term = c, t
-				w.reconnects.Add(1)
+				if phase == metrics.Warmup {
+					w.reconnects[0].Add(1)
+				} else {
+					w.reconnects[1].Add(1)
+				}
 				return true
 			}
 			c.Close()

@@ -216,7 +216,7 @@ func (w *Run) commitCheck(run *results.Run) monitor.CommitCheck {
 	cc.Comparable, cc.Why = commitsComparable(run)
 	if w.quiet != nil {
 		cc.From, cc.ToolCommits = w.quiet, w.runOK
-		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*run.Reconnects
+		cc.Slack = int64(w.spec.Terminals) + 8 + reconnectSetup*(run.Reconnects+run.WarmupReconnects)
 		return cc
 	}
 	for _, o := range run.Ops {
