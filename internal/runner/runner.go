@@ -201,6 +201,21 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		res.MeasureFrom = res.Started
 	}
 	budget := newOpBudget(cfg.MaxOps)
+	// The phase edges as planned; the terminals nudge the ticker once one
+	// has passed (phaseEdges), in case its timer is late.
+	edges := newPhaseEdges()
+	var warmEndAt, runEndAt time.Time
+	if cfg.Warmup > 0 {
+		warmEndAt = res.Started.Add(cfg.Warmup)
+	}
+	if cfg.Duration > 0 {
+		runEndAt = res.Started.Add(cfg.Warmup + cfg.Duration)
+	}
+	if !warmEndAt.IsZero() {
+		edges.set(warmEndAt)
+	} else {
+		edges.set(runEndAt)
+	}
 
 	var wg sync.WaitGroup
 	for i := range terms {
@@ -208,7 +223,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
 			reconnects: &reconnects, reconnectFails: &reconnectFails, pacer: pacer, budget: budget,
-			samples: samples, stop: stop, open: open,
+			samples: samples, stop: stop, open: open, edges: edges,
 		}
 		wg.Add(1)
 		go func() {
@@ -225,11 +240,11 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	defer tick.Stop()
 	var warmEnd <-chan time.Time
 	if cfg.Warmup > 0 {
-		warmEnd = time.After(cfg.Warmup)
+		warmEnd = time.After(time.Until(warmEndAt))
 	}
 	var runEnd <-chan time.Time
 	if cfg.Duration > 0 {
-		runEnd = time.After(cfg.Warmup + cfg.Duration)
+		runEnd = time.After(time.Until(runEndAt))
 	}
 	rep := newReporter(&cfg, reg, res.Started)
 	lastTick := res.Started
@@ -267,6 +282,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	// complete (up to the grace period) and are counted in the phase they
 	// started in; then the final tick merges everything.
 	finish := func(interrupted bool) {
+		edges.set(time.Time{})
 		doTick()
 		if reg.Phase() == metrics.Measure {
 			res.MeasureTo = time.Now()
@@ -299,22 +315,38 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			cfg.OnPhase("done")
 		}
 	}
+	// openWindow ends the warm-up.
+	openWindow := func() {
+		doTick()
+		tick.Reset(time.Second) // measured intervals start at the window's start
+		res.MeasureFrom = time.Now()
+		reg.SetPhase(metrics.Measure)
+		edges.set(runEndAt)
+		if cfg.OnPhase != nil {
+			cfg.OnPhase("measure")
+		}
+	}
 loop:
 	for {
 		select {
 		case <-tick.C:
 			doTick()
 		case <-warmEnd:
-			doTick()
-			tick.Reset(time.Second) // measured intervals start at the window's start
-			res.MeasureFrom = time.Now()
-			reg.SetPhase(metrics.Measure)
-			if cfg.OnPhase != nil {
-				cfg.OnPhase("measure")
-			}
+			warmEnd = nil
+			openWindow()
 		case <-runEnd:
 			finish(false)
 			break loop
+		case <-edges.nudge:
+			now := time.Now()
+			if warmEnd != nil && !now.Before(warmEndAt) {
+				warmEnd = nil
+				openWindow()
+			}
+			if runEnd != nil && !now.Before(runEndAt) {
+				finish(false)
+				break loop
+			}
 		case <-budget.exhausted:
 			finish(false)
 			break loop

@@ -31,6 +31,7 @@ type worker struct {
 	stop           *fatalStop
 	open           *openLoop
 	lastYield      time.Time // Config.YieldEvery
+	edges          *phaseEdges
 }
 
 // loop runs transactions until soft ends. Sleeps and reconnects follow soft;
@@ -105,11 +106,11 @@ func (w *worker) loop(soft, hard context.Context) {
 			}
 		}
 		w.rec.RecordIn(phase, op, lat, outcome, class, w.term.Extras())
-		if w.cfg.YieldEvery > 0 {
-			if now := start.Add(lat); now.Sub(w.lastYield) >= w.cfg.YieldEvery {
-				w.yield()
-				w.lastYield = now
-			}
+		now := start.Add(lat)
+		w.edges.passed(now)
+		if w.cfg.YieldEvery > 0 && now.Sub(w.lastYield) >= w.cfg.YieldEvery {
+			w.yield()
+			w.lastYield = now
 		}
 		if class == target.ClassLostConnection {
 			if !w.reconnect(soft, phase) {
