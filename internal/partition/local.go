@@ -49,15 +49,20 @@ type Local struct {
 	// interruption messages when Quiet.
 	Err   io.Writer
 	Quiet bool
+	// Merge merges the partitions' results (in partition order). When it
+	// fails, the partitions' files are kept and the error says where: a
+	// long run's measurements are not thrown away with a refused merge.
+	Merge func([]*results.Run) (*results.Run, error)
 }
 
 // RunLocal runs p.Processes partitions of the run in local child processes
 // of l.Executable, each optionally pinned to its CPU list (--cpuset),
-// meeting at the barrier table, and returns their results in partition
-// order (the caller merges them). Bad flags are *usage.Error. If a child
-// fails, the others are interrupted and nothing is returned; the error is a
-// *ChildError naming the child and keeping its exit code.
-func RunLocal(ctx context.Context, p *Flags, l Local) ([]*results.Run, error) {
+// meeting at the barrier table, and returns their results merged by
+// l.Merge. Bad flags are *usage.Error. If a child fails, the others are
+// interrupted and nothing is returned; the error is a *ChildError naming
+// the child and keeping its exit code. If the merge fails, its error is
+// returned with the directory that keeps the partitions' files.
+func RunLocal(ctx context.Context, p *Flags, l Local) (*results.Run, error) {
 	n := p.Processes
 	if n < 2 {
 		return nil, usage.Errorf("--processes must be >= 2 (got %d)", n)
@@ -170,8 +175,27 @@ func RunLocal(ctx context.Context, p *Flags, l Local) ([]*results.Run, error) {
 			return nil, err
 		}
 	}
-	return parts, nil
+	merged, err := l.Merge(parts)
+	if err != nil {
+		keep = true
+		return nil, &MergeError{Dir: dir, Err: err}
+	}
+	return merged, nil
 }
+
+// MergeError is a refused merge of local partitions; Dir keeps their
+// files (part-N.json), which `benchpress merge` takes once the cause is
+// understood.
+type MergeError struct {
+	Dir string
+	Err error
+}
+
+func (e *MergeError) Error() string {
+	return fmt.Sprintf("%v (the partitions' results are kept in %s)", e.Err, e.Dir)
+}
+
+func (e *MergeError) Unwrap() error { return e.Err }
 
 // judgedExit tells whether a child's exit is a judged run's (the CLI's
 // exit codes 8: a check failed, 10: verdict failed, 11: verdict degraded),

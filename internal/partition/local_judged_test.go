@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"benchpress/internal/results"
 )
 
 // fakeChild writes a shell script standing in for the binary: it saves a
@@ -54,8 +57,10 @@ func TestRunLocalMergesJudgedPartitions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var errb bytes.Buffer
-			parts, err := RunLocal(context.Background(), &Flags{Processes: 2},
-				Local{Executable: fakeChild(t, tc.status, tc.code), Children: func() []string { return []string{"x", "run"} }, Err: &errb, Quiet: true})
+			var parts []*results.Run
+			merge := func(p []*results.Run) (*results.Run, error) { parts = p; return &results.Run{}, nil }
+			_, err := RunLocal(context.Background(), &Flags{Processes: 2},
+				Local{Executable: fakeChild(t, tc.status, tc.code), Children: func() []string { return []string{"x", "run"} }, Err: &errb, Quiet: true, Merge: merge})
 			if tc.wantErr {
 				var ce *ChildError
 				if !errors.As(err, &ce) || !strings.Contains(err.Error(), "nothing merged") {
@@ -70,5 +75,24 @@ func TestRunLocalMergesJudgedPartitions(t *testing.T) {
 				t.Fatalf("parts %+v", parts)
 			}
 		})
+	}
+}
+
+// A refused merge keeps the partitions' files and says where they are.
+func TestLocalMergeRefusedKeepsFiles(t *testing.T) {
+	var errb bytes.Buffer
+	refused := errors.New("windows do not line up")
+	_, err := RunLocal(context.Background(), &Flags{Processes: 2},
+		Local{Executable: fakeChild(t, "ok", 0), Children: func() []string { return []string{"x", "run"} }, Err: &errb, Quiet: true,
+			Merge: func([]*results.Run) (*results.Run, error) { return nil, refused }})
+	var me *MergeError
+	if !errors.As(err, &me) || !errors.Is(err, refused) || !strings.Contains(err.Error(), me.Dir) {
+		t.Fatalf("err %v, want a MergeError naming the kept directory", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(me.Dir) })
+	for i := 0; i < 2; i++ {
+		if _, err := results.Read(filepath.Join(me.Dir, fmt.Sprintf("part-%d.json", i))); err != nil {
+			t.Errorf("partition %d's file: %v", i, err)
+		}
 	}
 }
