@@ -39,10 +39,8 @@ func (e *errorSamples) add(phase metrics.Phase, op int, cl target.Class, err err
 	if e.full.Load() {
 		return
 	}
-	ph, pname := 1, results.PhaseWindow
-	if phase == metrics.Warmup {
-		ph, pname = 0, results.PhaseWarmup
-	}
+	ph := phaseSlot(phase)
+	pname := [2]string{results.PhaseWarmup, results.PhaseWindow}[ph]
 	code := target.ErrorCode(err)
 	msg := err.Error()
 	if len(msg) > maxSampleLen {
@@ -69,6 +67,16 @@ func (e *errorSamples) add(phase metrics.Phase, op int, cl target.Class, err err
 	if len(e.samples) >= 2*SamplesPerClass*int(target.NumClasses-1) {
 		e.full.Store(true)
 	}
+}
+
+// phaseSlot is where a count or sample of a transaction started in phase
+// goes: 0 the warm-up, 1 the window (a transaction in flight when the
+// window ended included).
+func phaseSlot(phase metrics.Phase) int {
+	if phase == metrics.Warmup {
+		return 0
+	}
+	return 1
 }
 
 // list returns a copy of the samples in the order first seen.

@@ -161,11 +161,7 @@ func (w *worker) reconnect(ctx context.Context, phase metrics.Phase) bool {
 			t, terr := w.wl.NewTerminal(ctx, w.id, w.n, c)
 			if terr == nil {
 				w.conn, w.term = c, t
-				if phase == metrics.Warmup {
-					w.reconnects[0].Add(1)
-				} else {
-					w.reconnects[1].Add(1)
-				}
+				w.reconnects[phaseSlot(phase)].Add(1)
 				return true
 			}
 			c.Close()
