@@ -260,8 +260,13 @@ func checkWatched(t *testing.T, r *results.Run, server string) {
 	if lp.CPUCores <= 0.01 || lp.CPUCores > float64(local.Cores) || lp.RSSBytes == 0 {
 		t.Errorf("%s from /proc: %.3f cores, RSS %d", server, lp.CPUCores, lp.RSSBytes)
 	}
-	if d := math.Abs(lp.CPUCores - ep.CPUCores); d > max(0.15, 0.35*lp.CPUCores) {
-		t.Errorf("%s CPU: /proc %.3f vs process-exporter %.3f cores", server, lp.CPUCores, ep.CPUCores)
+	// A loaded process-exporter answers every 2-3 s, so its intervals
+	// cover less of the window than /proc's; on a shared machine the
+	// server's CPU moves within it. Compare over the exporter's intervals.
+	lc, ec, secs := sameSpan(lp.Series, ep.Series)
+	if secs < 0.5 || math.Abs(lc-ec) > max(0.15, 0.35*lc) {
+		t.Errorf("%s CPU over the exporter's %.2f s: /proc %.3f vs process-exporter %.3f cores (window means %.3f, %.3f)",
+			server, secs, lc, ec, lp.CPUCores, ep.CPUCores)
 	}
 	db := r.Watch.Database
 	if db == nil || db.Error != "" || db.ServerCommits <= 0 || db.ToolCommits <= 0 || db.Size == nil || db.Size.TotalBytes <= 0 {
@@ -278,4 +283,31 @@ func checkWatched(t *testing.T, r *results.Run, server string) {
 	if db.Kind == "postgres" && (db.CommitsOver != "run" || db.ServerCommits < db.ToolCommits) {
 		t.Errorf("commit check over %q: %s", db.CommitsOver, db.CommitNote)
 	}
+}
+
+// sameSpan is the mean CPU (cores) of two series of one process group over
+// the seconds the second one's intervals cover, the first one's taken as
+// constant within each of its intervals; secs is the span compared.
+func sameSpan(a, b []results.ProcPoint) (aCores, bCores, secs float64) {
+	var aCPU, bCPU float64
+	for _, q := range b {
+		from, to := q.T-q.DurS, q.T
+		var covered, cpu float64
+		for _, p := range a {
+			if o := min(to, p.T) - max(from, p.T-p.DurS); o > 0 {
+				covered += o
+				cpu += o * p.Cores
+			}
+		}
+		if covered < 0.9*q.DurS {
+			continue // /proc did not read through this interval
+		}
+		aCPU += cpu
+		bCPU += q.Cores * covered
+		secs += covered
+	}
+	if secs == 0 {
+		return 0, 0, 0
+	}
+	return aCPU / secs, bCPU / secs, secs
 }

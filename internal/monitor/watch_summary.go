@@ -96,6 +96,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 		cpuS, secs, maxCores float64
 		rss                  uint64
 		procs, n             int
+		series               []results.ProcPoint
 	}
 	procs := map[string]*procAcc{}
 	var gap *results.Gap
@@ -195,6 +196,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			a.cpuS += d
 			a.secs += dt
 			a.maxCores = max(a.maxCores, d/dt)
+			a.series = append(a.series, results.ProcPoint{T: round3(r.at.Sub(from).Seconds()), DurS: round3(dt), Cores: round3(d / dt)})
 			a.rss = max(a.rss, g.RSSBytes)
 			a.procs = max(a.procs, g.Procs)
 			a.n++
@@ -224,7 +226,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 	for _, n := range names {
 		a := procs[n]
 		p := results.WatchedProcess{Host: spec.Name, Name: n, Source: procSrc, Procs: a.procs,
-			CPUMaxCores: round3(a.maxCores), RSSBytes: a.rss, Samples: a.n, Gaps: h.Gaps}
+			CPUMaxCores: round3(a.maxCores), RSSBytes: a.rss, Samples: a.n, Gaps: h.Gaps, Series: a.series}
 		if a.secs > 0 {
 			p.CPUCores = round3(a.cpuS / a.secs)
 		}

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"benchpress/internal/results"
 )
 
 // nodePage is a node_exporter + process-exporter page whose counters grow
@@ -102,6 +104,10 @@ func TestSummarizeHost(t *testing.T) {
 			}
 			if len(procs) != 1 || procs[0].Name != "mariadbd" || procs[0].CPUCores != 0.5 || procs[0].RSSBytes != 1e8 || procs[0].Procs != 1 {
 				t.Errorf("procs = %+v", procs)
+			}
+			// The series has each interval the mean was made of.
+			if p := procs[0]; len(p.Series) != p.Samples || p.Series[0] != (results.ProcPoint{T: 1, DurS: 1, Cores: 0.5}) {
+				t.Errorf("process series = %+v over %d samples", p.Series, p.Samples)
 			}
 		})
 	}

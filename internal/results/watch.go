@@ -100,6 +100,18 @@ type WatchedProcess struct {
 	RSSBytes    uint64  `json:"rss_bytes"` // highest seen
 	Samples     int     `json:"samples"`
 	Gaps        []Gap   `json:"gaps,omitempty"`
+	// Series is the group's CPU per sampling interval, so that two sources
+	// of one process group can be compared over the same span.
+	Series []ProcPoint `json:"series,omitempty"`
+}
+
+// ProcPoint is one sampling interval of a process group: it ended T
+// seconds after the window opened and lasted DurS seconds, in which the
+// group used Cores CPU seconds per second.
+type ProcPoint struct {
+	T     float64 `json:"t"`
+	DurS  float64 `json:"dur_s"`
+	Cores float64 `json:"cores"`
 }
 
 // DBFigures are the database server's own counters over the window.
