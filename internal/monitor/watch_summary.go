@@ -26,6 +26,9 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 		if n := stealNote(h, to.Sub(from)); n != "" {
 			notes = append(notes, n)
 		}
+		if n := answerNote(h, to.Sub(from)); n != "" {
+			notes = append(notes, n)
+		}
 		if h.Samples == 0 && h.Error != "" {
 			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
 		} else if len(h.Gaps) > 0 {
@@ -57,6 +60,23 @@ func stealNote(h results.WatchedHost, window time.Duration) string {
 	stolen := h.StealPct / 100 * float64(max(h.Cores, 1)) * window.Seconds()
 	return fmt.Sprintf("watched host %s: the hypervisor took %.2f s of its CPU time (steal %.2f %% of the window, up to %.1f %% in one interval): latencies include stalls of the virtual machine, not of the database or the driver",
 		h.Name, stolen, h.StealPct, h.StealMaxPct)
+}
+
+// answerNoteAt is the share of the window (its rates' possible error) from
+// which a slow exporter's answers are noted.
+const answerNoteAt = 0.05
+
+// answerNote says when a watched host's exporters answered so slowly that
+// the instants its readings are dated to (the middle of each request) make
+// its rates over the window approximate: each end of the span is known to
+// within half the answer time, so a rate to within AnswerMaxMS over the
+// window's length.
+func answerNote(h results.WatchedHost, window time.Duration) string {
+	if window <= 0 || h.AnswerMaxMS/1000 < answerNoteAt*window.Seconds() {
+		return ""
+	}
+	return fmt.Sprintf("watched host %s: its exporter took up to %.1f s to answer, so each reading's instant is known to within %.1f s and its rates over the %.0f s window to within about %.0f %%",
+		h.Name, h.AnswerMaxMS/1000, h.AnswerMaxMS/2000, window.Seconds(), 100*h.AnswerMaxMS/1000/window.Seconds())
 }
 
 // summarizeHost is Summary for one host.
@@ -182,6 +202,11 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			}
 			h.Series = append(h.Series, results.HostPoint{T: rel(r.at), CPUPct: round1(s.CPUPct), NetRxBps: math.Round(rx), NetTxBps: math.Round(tx)})
 		}
+		h.AnswerMaxMS = max(h.AnswerMaxMS, math.Round(float64(max(r.answer, prev.answer).Microseconds())/100)/10)
+		pdt := r.procsTime().Sub(prev.procsTime()).Seconds()
+		if pdt <= 0 {
+			continue
+		}
 		for name, g := range r.procs {
 			pg, ok := prev.procs[name]
 			if !ok {
@@ -194,9 +219,9 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			}
 			d := max(0, g.CPUS-pg.CPUS)
 			a.cpuS += d
-			a.secs += dt
-			a.maxCores = max(a.maxCores, d/dt)
-			a.series = append(a.series, results.ProcPoint{T: round3(r.at.Sub(from).Seconds()), DurS: round3(dt), Cores: round3(d / dt)})
+			a.secs += pdt
+			a.maxCores = max(a.maxCores, d/pdt)
+			a.series = append(a.series, results.ProcPoint{T: round3(r.procsTime().Sub(from).Seconds()), DurS: round3(pdt), Cores: round3(d / pdt)})
 			a.rss = max(a.rss, g.RSSBytes)
 			a.procs = max(a.procs, g.Procs)
 			a.n++

@@ -171,6 +171,52 @@ func TestProcCountersPSS(t *testing.T) {
 	}
 }
 
+// TestSummarizeProcsOwnInstant: a host's process page is dated by its own
+// request, not by the node page's: process-exporter answers late and
+// unevenly (0.1-0.4 s idle, seconds when loaded). A group using exactly
+// 0.5 core whose page is read 0.1-0.9 s after the node page reads 0.5 in
+// every interval; dated by the node page it would swing from 0.1 to 0.9.
+// The slowest answer is kept, and noted when it makes the window's rates
+// approximate.
+func TestSummarizeProcsOwnInstant(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	lag := []float64{0.1, 0.9, 0.1, 0.9, 0.5, 0.1, 0.9, 0.3, 0.7, 0.1, 0.5}
+	var rs []reading
+	for i := range lag {
+		at := t0.Add(time.Duration(i) * time.Second)
+		pat := at.Add(time.Duration(lag[i] * float64(time.Second)))
+		secs := pat.Sub(t0).Seconds()
+		c := Counters{At: at, CPU: CPUTimes{Busy: float64(i), Idle: float64(i), Cores: 2}}
+		rs = append(rs, reading{at: at, counters: &c, procsAt: pat, answer: time.Duration(2*lag[i]*1000) * time.Millisecond,
+			procs: map[string]ProcGroup{"postgres": {CPUS: 0.5 * secs, Procs: 3}}})
+	}
+	spec := HostSpec{Name: "db", URLs: []string{"http://db:9100/metrics", "http://db:9256/metrics"}}
+	h, procs := summarizeHost(spec, rs, t0, t0.Add(10*time.Second))
+	if len(procs) != 1 || procs[0].CPUCores != 0.5 || procs[0].CPUMaxCores != 0.5 {
+		t.Fatalf("procs = %+v, want 0.5 core mean and max", procs)
+	}
+	for _, p := range procs[0].Series {
+		if p.Cores != 0.5 {
+			t.Errorf("interval ending at %.3f s over %.3f s: %.3f cores, want 0.5", p.T, p.DurS, p.Cores)
+		}
+	}
+	if h.AnswerMaxMS != 1800 {
+		t.Errorf("answer max %v ms, want 1800", h.AnswerMaxMS)
+	}
+	tests := []struct {
+		window time.Duration
+		want   string
+	}{
+		{10 * time.Second, "watched host db: its exporter took up to 1.8 s to answer, so each reading's instant is known to within 0.9 s and its rates over the 10 s window to within about 18 %"},
+		{60 * time.Second, ""}, // 3 %: below answerNoteAt
+	}
+	for _, tc := range tests {
+		if got := answerNote(h, tc.window); got != tc.want {
+			t.Errorf("window %v: note %q, want %q", tc.window, got, tc.want)
+		}
+	}
+}
+
 // TestStealNote: a host whose hypervisor took its cores carries a note
 // from stealNoteAt on, with the stolen seconds; node_exporter's "steal"
 // mode is read as steal.

@@ -59,6 +59,11 @@ type WatchedHost struct {
 	Disk          map[string]IORate  `json:"disk,omitempty"`
 	Series        []HostPoint        `json:"series,omitempty"`
 	Extra         map[string]float64 `json:"extra,omitempty"`
+	// AnswerMaxMS is the longest an exporter of the host took to answer
+	// in the window. A reading is dated to the middle of its request, so
+	// its instant is known to within half of it, and a rate over a span
+	// of S seconds to within about AnswerMaxMS/1000/S of itself.
+	AnswerMaxMS float64 `json:"answer_max_ms,omitempty"`
 }
 
 // IORate is one interface's (In = receive, Out = transmit) or one disk's
