@@ -60,7 +60,7 @@ func (w *worker) loop(soft, hard context.Context) {
 			} else {
 				intended = w.pacer.next()
 			}
-			if !sleepCtx(soft, time.Until(intended)) {
+			if !sleepUntil(soft, intended, w.cfg.PreciseSleep) {
 				return
 			}
 			start = intended // no coordinated omission: latency from intended start
