@@ -11,6 +11,10 @@ import (
 // Linux (up to about 1.1 ms at the 99th percentile, see sleepUntil).
 const PreciseTail = 2 * time.Millisecond
 
+// TimerEarly is how long before an intended start a wait on a Go timer
+// alone ends (sleepUntil): the runtime's timer granularity on Linux.
+const TimerEarly = time.Millisecond
+
 // OpenLoopTail is how much of each open-loop wait cfg's terminals sleep in
 // their thread (sleepUntil): PreciseTail for an open-loop run whose
 // terminals hold a P each where the platform allows it, else 0.
@@ -38,13 +42,18 @@ func OpenLoopTail(cfg Config) time.Duration {
 //
 // With precise (the terminal holds a P of its own, so a thread blocked in a
 // raw call stalls nobody: target.SocketBlocking) the last PreciseTail is
-// slept that way; ctx is looked at again after it. Without, a Go timer
-// waits the whole time: on a P shared by many terminals (the poller) a
-// thread must not block.
+// slept that way and the wait ends at t; ctx is looked at again after it.
+// Without, a thread must not block (on the poller many terminals share a
+// P), and the wait is on a Go timer set TimerEarly before t: it ends
+// within about a millisecond before t rather than after it, and the
+// operation starts then (the caller counts its latency from the earlier
+// of its actual and intended starts). Measured with PostgreSQL point
+// selects at 3,000/s (64 terminals on the poller): response time avg
+// 0.85 ms for a service time of 0.46 ms on a timer set for t.
 func sleepUntil(ctx context.Context, t time.Time, precise bool) bool {
 	d := time.Until(t)
 	if !precise || !threadSleepSupported {
-		return sleepCtx(ctx, d)
+		return sleepCtx(ctx, d-TimerEarly)
 	}
 	if d > PreciseTail && !sleepCtx(ctx, d-PreciseTail) {
 		return false

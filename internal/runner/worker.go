@@ -63,7 +63,13 @@ func (w *worker) loop(soft, hard context.Context) {
 			if !sleepUntil(soft, intended, w.cfg.PreciseSleep) {
 				return
 			}
-			start = intended // no coordinated omission: latency from intended start
+			// No coordinated omission: latency from the intended start,
+			// or from the actual one when a Go timer's wait ended early
+			// (sleepUntil, TimerEarly).
+			start = intended
+			if now := time.Now(); now.Before(intended) {
+				start = now
+			}
 			late = time.Since(intended) > LateAfter
 		} else {
 			if w.cfg.Wait && waiter != nil {
