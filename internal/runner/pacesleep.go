@@ -33,7 +33,7 @@ func OpenLoopTail(cfg Config) time.Duration {
 // to every operation. Go's timers are late on Linux by up to a millisecond:
 // the runtime's poller waits for the next timer in epoll_pwait, whose
 // timeout is in whole milliseconds. Measured on 2 vCPUs, 32 goroutines
-// sleeping 0.5-15 ms (docs/benchmarks.md "2026-11-27 (20:10)"): time.Sleep
+// sleeping 0.5-15 ms (docs/benchmarks.md "2026-11-27 (19:35)"): time.Sleep
 // woke 0.54 ms late on average (p99 1.1 ms); a raw nanosleep 0.09 ms (p99
 // 0.3 ms); a Go timer up to PreciseTail before t and a raw nanosleep for
 // the rest 0.08 ms (p99 0.15-0.2 ms). MariaDB point selects at 2,000/s
