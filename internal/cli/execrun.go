@@ -110,7 +110,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	if blocking {
 		cfg.YieldEvery = blockingYieldEvery
 		cfg.LocalYield = !yield
-		cfg.PreciseSleep = true // a P each: open-loop waits end in the thread
 	}
 	// How a blocking read waits for its reply (sockio.WaitPolicy): for
 	// workloads with long round trips (workload.LongRoundTrips) it gives up
@@ -153,7 +152,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		if wait.ParkLong {
 			run.Driver.ParkLongWaitsMS = float64(sockio.ReadSlice) / float64(time.Millisecond)
 		}
-		run.Driver.OpenLoopTailMS = float64(runner.OpenLoopTail(cfg)) / float64(time.Millisecond)
 	}
 	watch.Finish(ctx, run, res.MeasureFrom, res.MeasureTo)
 	interrupted := ctx.Err() != nil || res.Interrupted

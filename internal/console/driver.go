@@ -69,9 +69,6 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 		if d.ParkLongWaitsMS > 0 {
 			fmt.Fprintf(w, ", waits over %g ms park in the poller", d.ParkLongWaitsMS)
 		}
-		if d.OpenLoopTailMS > 0 {
-			fmt.Fprintf(w, ", open-loop waits end in the thread (last %g ms)", d.OpenLoopTailMS)
-		}
 	}
 	fmt.Fprintln(w)
 	if d.DriverBound {

@@ -101,7 +101,6 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 		}
 		if out.SocketIO == "" { // the partitions run the same plan: the first says it
 			out.SocketIO, out.GoMaxProcs, out.YieldMS, out.YieldBeforeWait, out.ParkLongWaitsMS = d.SocketIO, d.GoMaxProcs, d.YieldMS, d.YieldBeforeWait, d.ParkLongWaitsMS
-			out.OpenLoopTailMS = d.OpenLoopTailMS
 		}
 		if d.DriverBound {
 			out.DriverBound = true

@@ -197,16 +197,12 @@ type Driver struct {
 	// blocked (TPC-C's terminals on any server whenever they outnumber the
 	// CPUs);
 	// ParkLongWaitsMS, when set, how long a blocking read waited in its
-	// thread before it waited on parked in Go's poller (TPC-C);
-	// OpenLoopTailMS, when set, how much of an open-loop wait for an
-	// intended start (--rate) a terminal slept in its thread rather than on
-	// a Go timer, which wakes up to 1 ms late (blocking sockets).
+	// thread before it waited on parked in Go's poller (TPC-C).
 	SocketIO        string  `json:"socket_io,omitempty"`
 	GoMaxProcs      int     `json:"gomaxprocs,omitempty"`
 	YieldMS         float64 `json:"yield_ms,omitempty"`
 	YieldBeforeWait bool    `json:"yield_before_wait,omitempty"`
 	ParkLongWaitsMS float64 `json:"park_long_waits_ms,omitempty"`
-	OpenLoopTailMS  float64 `json:"open_loop_tail_ms,omitempty"`
 }
 
 // Check is one consistency or response-time check.

@@ -60,11 +60,6 @@ type Config struct {
 	// runner goroutines do not wait for the terminals' yields to run.
 	// OwnThreads terminals always yield in place (worker.yield).
 	LocalYield bool
-	// PreciseSleep: every terminal holds a P of its own (blocking
-	// sockets), so an open-loop wait for an intended start ends in the
-	// terminal's thread, not on a Go timer that is up to a millisecond
-	// late (sleepUntil).
-	PreciseSleep bool
 	// ConnectParallel bounds connection attempts in flight at start (default 64).
 	ConnectParallel int
 	// OnReport receives a live report every ReportInterval.

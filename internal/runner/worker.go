@@ -60,11 +60,11 @@ func (w *worker) loop(soft, hard context.Context) {
 			} else {
 				intended = w.pacer.next()
 			}
-			if !sleepUntil(soft, intended, w.cfg.PreciseSleep) {
+			if !sleepUntil(soft, intended) {
 				return
 			}
 			// No coordinated omission: latency from the intended start,
-			// or from the actual one when a Go timer's wait ended early
+			// or from the actual one when the wait ended early
 			// (sleepUntil, TimerEarly).
 			start = intended
 			if now := time.Now(); now.Before(intended) {
