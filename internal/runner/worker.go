@@ -66,11 +66,12 @@ func (w *worker) loop(soft, hard context.Context) {
 			// No coordinated omission: latency from the intended start,
 			// or from the actual one when the wait ended early
 			// (sleepUntil, TimerEarly).
+			now := time.Now()
 			start = intended
-			if now := time.Now(); now.Before(intended) {
+			if now.Before(intended) {
 				start = now
 			}
-			late = time.Since(intended) > LateAfter
+			late = now.Sub(intended) > LateAfter
 		} else {
 			if w.cfg.Wait && waiter != nil {
 				if !sleepCtx(soft, waiter.Keying(op)) {
