@@ -103,7 +103,12 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return int(n), nil
 		case syscall.EINTR:
 			// A signal: most often the runtime asking this goroutine to
-			// yield (preemption, a stop-the-world for the GC).
+			// yield (preemption, a stop-the-world for the GC). The
+			// request is served at the first call's stack check, this
+			// one or any other (a yield that wakes a thread for an idle
+			// P); reading again without a call only leaves it pending,
+			// and the runtime signals again 10 ms later
+			// (docs/benchmarks.md, "2026-11-27 (22:40)").
 			runtime.Gosched()
 		case syscall.EAGAIN: // a slice without data
 			if c.wait.ParkLong {
