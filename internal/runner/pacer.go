@@ -100,3 +100,18 @@ const TimerEarly = time.Millisecond
 func sleepUntil(ctx context.Context, t time.Time) bool {
 	return sleepCtx(ctx, time.Until(t)-TimerEarly)
 }
+
+// sleepCtx sleeps for d or until ctx ends; it reports whether ctx is alive.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -2,14 +2,12 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"benchpress/internal/metrics"
-	"benchpress/internal/parallel"
 	"benchpress/internal/results"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
@@ -135,19 +133,6 @@ type Report struct {
 	OpNames  []string
 	Terminal int
 }
-
-// StartError is returned when terminals could not connect at start. It is
-// reported once with the count and the first server message.
-type StartError struct {
-	Failed, Total int
-	First         error
-}
-
-func (e *StartError) Error() string {
-	return fmt.Sprintf("%d of %d connections failed at start: %v", e.Failed, e.Total, e.First)
-}
-
-func (e *StartError) Unwrap() error { return e.First }
 
 // Run executes wl with cfg. It returns a Result for whatever was measured,
 // also when ctx is cancelled (Interrupted is then set). It returns an error
@@ -390,104 +375,5 @@ func foldTick(prev *Tick, ops []TickOp) {
 			prev.Ops[i].Count += ops[i].Count
 			prev.Ops[i].Errors += ops[i].Errors
 		}
-	}
-}
-
-// DrainGrace is how long transactions in flight when the window closes
-// may take to complete (interruptGrace after an interrupt); a drain that
-// takes longer than DrainNotice is announced (Config.OnPhase "drain").
-const (
-	DrainGrace     = 30 * time.Second
-	interruptGrace = 5 * time.Second
-	DrainNotice    = 2 * time.Second
-)
-
-// openAll opens one connection per terminal, at most ConnectParallel at once.
-func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
-	par := cfg.ConnectParallel
-	if par <= 0 {
-		par = 64
-	}
-	conns := make([]target.Conn, cfg.Terminals)
-	errs := parallel.Each(len(conns), par, func(i int) (err error) {
-		conns[i], err = d.Connect(ctx)
-		return err
-	})
-	at, failed := parallel.First(errs)
-	if failed > 0 {
-		for _, c := range conns {
-			if c != nil {
-				c.Close()
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if failed == len(conns) && len(conns) == 1 {
-			return nil, errs[at]
-		}
-		return nil, &StartError{Failed: failed, Total: len(conns), First: errs[at]}
-	}
-	return conns, nil
-}
-
-// newTerminals makes one terminal per session, ConnectParallel at a time
-// (preparing statements is one round trip each, so thousands of terminals
-// made one after another would dominate the start). On failure everything
-// is closed and the first error (lowest terminal) is returned. Only a
-// workload that declares NewTerminal safe and deterministic under
-// concurrency (ConcurrentTerminals) gets parallel creation; others are made
-// in terminal order, as their random streams may depend on it.
-func newTerminals(ctx context.Context, cfg Config, wl workload.Workload, conns []target.Conn) ([]workload.Terminal, error) {
-	par := cfg.ConnectParallel
-	if par <= 0 {
-		par = 64
-	}
-	if ct, ok := wl.(interface{ ConcurrentTerminals() bool }); !ok || !ct.ConcurrentTerminals() {
-		par = 1
-	}
-	terms := make([]workload.Terminal, len(conns))
-	errs := parallel.Each(len(conns), par, func(i int) (err error) {
-		terms[i], err = wl.NewTerminal(ctx, i, len(conns), conns[i])
-		return err
-	})
-	if i, _ := parallel.First(errs); i >= 0 {
-		for _, t := range terms {
-			if t != nil {
-				t.Close()
-			}
-		}
-		for _, c := range conns {
-			c.Close()
-		}
-		return nil, fmt.Errorf("terminal %d: %w", i+1, errs[i])
-	}
-	return terms, nil
-}
-
-// waitTimeout waits for wg at most d; it reports whether wg finished.
-func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return true
-	case <-time.After(d):
-		return false
-	}
-}
-
-// sleepCtx sleeps for d or until ctx ends; it reports whether ctx is alive.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
