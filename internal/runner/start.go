@@ -24,12 +24,21 @@ func (e *StartError) Error() string {
 
 func (e *StartError) Unwrap() error { return e.First }
 
+// defaultConnectParallel is Config.ConnectParallel's default.
+const defaultConnectParallel = 64
+
+// connectParallel is how many sessions (or terminals) the start opens at
+// once: Config.ConnectParallel, or its default.
+func (c *Config) connectParallel() int {
+	if c.ConnectParallel > 0 {
+		return c.ConnectParallel
+	}
+	return defaultConnectParallel
+}
+
 // openAll opens one connection per terminal, at most ConnectParallel at once.
 func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
-	par := cfg.ConnectParallel
-	if par <= 0 {
-		par = 64
-	}
+	par := cfg.connectParallel()
 	conns := make([]target.Conn, cfg.Terminals)
 	errs := parallel.Each(len(conns), par, func(i int) (err error) {
 		conns[i], err = d.Connect(ctx)
@@ -61,10 +70,7 @@ func openAll(ctx context.Context, cfg Config, d Dialer) ([]target.Conn, error) {
 // concurrency (ConcurrentTerminals) gets parallel creation; others are made
 // in terminal order, as their random streams may depend on it.
 func newTerminals(ctx context.Context, cfg Config, wl workload.Workload, conns []target.Conn) ([]workload.Terminal, error) {
-	par := cfg.ConnectParallel
-	if par <= 0 {
-		par = 64
-	}
+	par := cfg.connectParallel()
 	if ct, ok := wl.(interface{ ConcurrentTerminals() bool }); !ok || !ct.ConcurrentTerminals() {
 		par = 1
 	}
