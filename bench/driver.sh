@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/driver.sh — is the load generator ever the bottleneck?
 #
-# For MariaDB and PostgreSQL (WAREHOUSES TPC-C warehouses already prepared in
-# $TPCC_DB), at every step of LADDER (terminals = threads):
+# For MariaDB and PostgreSQL (WAREHOUSES TPC-C warehouses in $TPCC_DB, made by
+# the script when missing), at every step of LADDER (terminals = threads):
 #   1. benchpress tpcc run, STEP terminals for DURATION: client CPU per TPC-C
 #      transaction (JSON driver.cpu_per_txn_us);
 #   2. sysbench oltp_point_select, STEP threads for SB_TIME on its own tables
@@ -97,6 +97,16 @@ for srv in $SERVERS; do
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" cleanup >/dev/null 2>&1 || true
 		# shellcheck disable=SC2046
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
+	fi
+	# The TPC-C data set: a one-second run tells whether WAREHOUSES are
+	# prepared in TPCC_DB (a fresh machine has none: every TPC-C figure
+	# would be nan); if not, it is made here.
+	if ! "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" --terminals 1 \
+		--duration 1s --report-interval 0 --no-watch >"$f-tpcc-probe.out" 2>&1; then
+		echo "[$srv] benchpress tpcc prepare: $WAREHOUSES warehouses in $TPCC_DB ($(tail -n 1 "$f-tpcc-probe.out")) ..." >&2
+		create_db "$srv" "$TPCC_DB"
+		"$BIN" tpcc cleanup --target "$(bp_url "$srv" "$TPCC_DB")" >/dev/null 2>&1 || true
+		"$BIN" tpcc prepare --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" >"$f-tpcc-prepare.log" 2>&1
 	fi
 	echo "  step | TPC-C us/txn | sysbench us/query | benchpress us/query | txn/query (<= 24) | query/query (<= 1.0) | per round txn/query,query/query(TPC-C us per txn,steal s)" | tee -a "$SUMMARY"
 	for step in $LADDER; do
