@@ -98,15 +98,16 @@ for srv in $SERVERS; do
 		# shellcheck disable=SC2046
 		sysbench oltp_common $(sb_args "$srv" "$SB_DB") --tables="$SB_TABLES" --table-size="$SB_SIZE" --threads="$SB_TABLES" prepare >"$f-sb-prepare.log" 2>&1
 	fi
+	tpcc_url=$(bp_url "$srv" "$TPCC_DB")
 	# The TPC-C data set: a one-second run tells whether WAREHOUSES are
 	# prepared in TPCC_DB (a fresh machine has none: every TPC-C figure
 	# would be nan); if not, it is made here.
-	if ! "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" --terminals 1 \
+	if ! "$BIN" tpcc run --target "$tpcc_url" --warehouses "$WAREHOUSES" --terminals 1 \
 		--duration 1s --report-interval 0 --no-watch >"$f-tpcc-probe.out" 2>&1; then
 		echo "[$srv] benchpress tpcc prepare: $WAREHOUSES warehouses in $TPCC_DB ($(tail -n 1 "$f-tpcc-probe.out")) ..." >&2
 		create_db "$srv" "$TPCC_DB"
-		"$BIN" tpcc cleanup --target "$(bp_url "$srv" "$TPCC_DB")" >/dev/null 2>&1 || true
-		"$BIN" tpcc prepare --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" >"$f-tpcc-prepare.log" 2>&1
+		"$BIN" tpcc cleanup --target "$tpcc_url" >/dev/null 2>&1 || true
+		"$BIN" tpcc prepare --target "$tpcc_url" --warehouses "$WAREHOUSES" >"$f-tpcc-prepare.log" 2>&1
 	fi
 	echo "  step | TPC-C us/txn | sysbench us/query | benchpress us/query | txn/query (<= 24) | query/query (<= 1.0) | per round txn/query,query/query(TPC-C us per txn,steal s)" | tee -a "$SUMMARY"
 	for step in $LADDER; do
@@ -115,7 +116,7 @@ for srv in $SERVERS; do
 			settle "$srv" "$TPCC_DB"
 			echo "[$srv] $step, round $round: benchpress tpcc run, $DURATION ..." >&2
 			rm -f "$f-tpcc.json"
-			measure "$f-tpcc" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+			measure "$f-tpcc" "$BIN" tpcc run --target "$tpcc_url" --warehouses "$WAREHOUSES" \
 				--terminals "$step" --warmup 5s --duration "$DURATION" --report-interval 0 --json "$f-tpcc.json" || true
 			txn_us_all+=("$(jq -r '.driver.cpu_per_txn_us // "nan"' "$f-tpcc.json" 2>/dev/null || echo nan)")
 			settle "$srv" "$SB_DB"
@@ -153,7 +154,7 @@ for srv in $SERVERS; do
 	echo "[$srv] benchpress tpcc run: $BIG terminals, $BIG_DURATION ..." >&2
 	rm -f "$f-big.json"
 	rc=0
-	measure "$f-big" "$BIN" tpcc run --target "$(bp_url "$srv" "$TPCC_DB")" --warehouses "$WAREHOUSES" \
+	measure "$f-big" "$BIN" tpcc run --target "$tpcc_url" --warehouses "$WAREHOUSES" \
 		--terminals "$BIG" --warmup 5s --duration "$BIG_DURATION" --report-interval 0 --json "$f-big.json" || rc=$?
 	read -r _ big_rss _ <"$f-big.cpu"
 	if [ -s "$f-big.json" ]; then
