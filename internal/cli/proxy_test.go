@@ -105,6 +105,9 @@ func TestTPCCThroughShardingProxy(t *testing.T) {
 	if !strings.Contains(out+errs, "ShardingSphere-Proxy refused LOAD DATA") || strings.Contains(out+errs, "local_infile") {
 		t.Errorf("prepare should name the proxy as the cause of the INSERT fallback, without server advice:\n%s\n%s", errs, out)
 	}
+	if !strings.Contains(errs, "data set size: ShardingSphere-Proxy does not report table sizes (Error 1997") {
+		t.Errorf("prepare should say that the proxy reports no table sizes, with its error:\n%s", errs)
+	}
 	for i, sh := range px.Shards {
 		if n := shardCount(t, sh, fmt.Sprintf("warehouse_%d", i)); n != 1 {
 			t.Errorf("shard %d holds %d warehouses, want 1 (MOD 2 over warehouses 1, 2)", i, n)

@@ -21,7 +21,8 @@ const RawBytesKey = "raw_bytes"
 // raw bytes generated with the compression ratio (left out when rawBytes
 // <= 0, e.g. after a partial load). On MySQL the tables are analyzed first
 // so that information_schema's sizes are current. SQLite prints nothing.
-// Failures print a warning to errw: the data set is loaded either way.
+// Failures print a warning to errw, naming the proxy when a sharding proxy
+// does not report sizes: the data set is loaded either way.
 func PrintDataSize(ctx context.Context, out, errw io.Writer, conn *target.Connector, rawBytes int64) {
 	if conn.Target().Kind == target.SQLite {
 		return
@@ -40,6 +41,12 @@ func PrintDataSize(ctx context.Context, out, errw io.Writer, conn *target.Connec
 		size, err = ReadDBSize(ctx, admin)
 	}
 	if err != nil {
+		if proxy := target.ProxyName(admin.ServerVersion()); proxy != "" {
+			// ShardingSphere-Proxy 5.1 serves no information_schema.TABLES
+			// (Error 1997); its SHOW TABLE STATUS has names only.
+			fmt.Fprintf(errw, "warning: data set size: %s does not report table sizes (%s); measure them on its backends\n", proxy, strings.TrimPrefix(err.Error(), "database size: "))
+			return
+		}
 		fmt.Fprintf(errw, "warning: data set size: %v\n", err)
 		return
 	}
