@@ -41,7 +41,7 @@ func PrintDataSize(ctx context.Context, out, errw io.Writer, conn *target.Connec
 		size, err = ReadDBSize(ctx, admin)
 	}
 	if err != nil {
-		if proxy := target.ProxyName(admin.ServerVersion()); proxy != "" {
+		if proxy := target.ProxyName(admin.ServerVersion()); proxy != "" && target.IsServerError(err) {
 			// ShardingSphere-Proxy 5.1 serves no information_schema.TABLES
 			// (Error 1997); its SHOW TABLE STATUS has names only.
 			fmt.Fprintf(errw, "warning: data set size: %s does not report table sizes (%s); measure them on its backends\n", proxy, strings.TrimPrefix(err.Error(), "database size: "))
