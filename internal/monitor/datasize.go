@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -44,7 +45,8 @@ func PrintDataSize(ctx context.Context, out, errw io.Writer, conn *target.Connec
 		if proxy := target.ProxyName(admin.ServerVersion()); proxy != "" && target.IsServerError(err) {
 			// ShardingSphere-Proxy 5.1 serves no information_schema.TABLES
 			// (Error 1997); its SHOW TABLE STATUS has names only.
-			fmt.Fprintf(errw, "warning: data set size: %s does not report table sizes (%s); measure them on its backends\n", proxy, strings.TrimPrefix(err.Error(), "database size: "))
+			// errors.Unwrap drops ReadDBSize's "database size:" context.
+			fmt.Fprintf(errw, "warning: data set size: %s does not report table sizes (%v); measure them on its backends\n", proxy, errors.Unwrap(err))
 			return
 		}
 		fmt.Fprintf(errw, "warning: data set size: %v\n", err)

@@ -278,9 +278,7 @@ func sumLinesSQL(k int) string {
 func updCustomersSQL(k int) string {
 	var b strings.Builder
 	b.WriteString("UPDATE {customer} SET c_balance = c_balance + CASE c_d_id")
-	for i := 0; i < k; i++ {
-		b.WriteString(" WHEN ? THEN CAST(? AS DECIMAL(12,2))")
-	}
+	b.WriteString(strings.Repeat(" WHEN ? THEN CAST(? AS DECIMAL(12,2))", k))
 	b.WriteString(" END, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND (c_d_id, c_id) IN (")
 	return pairsSQL(&b, k)
 }

@@ -85,7 +85,7 @@ func (n *neworder) prepare(p *preparer) {
 	n.args = make([]any, 0, 9*MaxOrderLines)
 }
 
-// drawInputs draws clause 2.4.1's inputs: district, customer, 5..15 lines
+// drawNewOrder draws clause 2.4.1's inputs: district, customer, 5..15 lines
 // with NURand item ids (duplicates re-drawn), 1 % remote supply per line
 // when W > 1, quantities 1..10, and the 1 % rollback on the last line.
 func (t *Terminal) drawNewOrder() {

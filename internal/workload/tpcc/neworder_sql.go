@@ -52,13 +52,9 @@ func selStocksSQL(k int) string {
 func updStocksSQL(k int) string {
 	var b strings.Builder
 	b.WriteString("UPDATE {stock} SET s_quantity = CASE s_i_id")
-	for i := 0; i < k; i++ {
-		b.WriteString(" WHEN ? THEN ? + 0")
-	}
+	b.WriteString(strings.Repeat(" WHEN ? THEN ? + 0", k))
 	b.WriteString(" END, s_ytd = s_ytd + CASE s_i_id")
-	for i := 0; i < k; i++ {
-		b.WriteString(" WHEN ? THEN ? + 0")
-	}
+	b.WriteString(strings.Repeat(" WHEN ? THEN ? + 0", k))
 	b.WriteString(" END, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + CASE WHEN s_w_id = ? THEN 0 ELSE 1 END WHERE (s_w_id, s_i_id) IN (")
 	list(&b, k, "(?, ?)")
 	b.WriteString(")")
