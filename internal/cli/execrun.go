@@ -79,6 +79,12 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		cfg.Sync = spec.Part.Sync(spec.Connector)
 	}
 	started := time.Now()
+	// The server's connection limit, read after the watch opened its own
+	// session (which stays open through the run).
+	budget := readConnBudget(ctx, spec.Connector, cfg.Terminals)
+	if w := budget.warning(); w != "" {
+		fmt.Fprintln(app.Err, "warning:", w)
+	}
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
@@ -132,12 +138,13 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		return nil, err
 	}
 	procs := runtime.GOMAXPROCS(0)
+	before := countSessions(spec.Connector)
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
 		watch.Finish(ctx, &results.Run{}, started, started)
-		return nil, withHint(err)
+		return nil, budget.explain(withHint(err))
 	}
-	run := assemble(app, spec, res, started)
+	run := assemble(app, spec, res, started, countSessions(spec.Connector).since(before))
 	if spec.Part != nil {
 		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
 	}
@@ -166,7 +173,8 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 }
 
 // assemble turns the runner's measurement into the saved result format.
-func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *results.Run {
+// opened are the sessions the run's terminals opened (sessionCounts.since).
+func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time, opened sessionCounts) *results.Run {
 	ops := spec.Workload.Ops()
 	cum := res.Cumulative
 	secs := res.MeasuredSeconds()
@@ -183,8 +191,8 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time) *r
 		StartedAt:        started.UTC(),
 		EndedAt:          time.Now().UTC(),
 		WarmupS:          spec.Runner.Warmup.Seconds(),
-		Endpoints:        spec.Connector.EndpointCounts(),
-		Clients:          spec.Connector.ClientCounts(),
+		Endpoints:        opened.endpoints,
+		Clients:          opened.clients,
 		Reconnects:       res.Reconnects,
 		WarmupReconnects: res.WarmupReconnects,
 		ConnectS:         round3(res.ConnectTime.Seconds()),

@@ -195,13 +195,29 @@ func TestTPCCRunOnServers(t *testing.T) {
 			host, port, _ := strings.Cut(tg.Endpoints[0], ":")
 			two := strings.Replace(url, tg.Endpoints[0], tg.Endpoints[0]+","+map[string]string{"127.0.0.1": "localhost"}[host]+":"+port, 1)
 			for _, mode := range []string{"prepared", "text"} {
+				js := filepath.Join(t.TempDir(), "r.json")
 				out, stderr, code := runCLI(t, nil, "tpcc", "run", "--target", two, "--terminals", "4", "--warmup", "0s",
-					"--duration", "3s", "--statement-mode", mode, "--check")
+					"--duration", "3s", "--statement-mode", mode, "--check", "--json", js)
 				if code != 0 {
 					t.Fatalf("%s run: exit %d: %s\n%s", mode, code, stderr, out)
 				}
 				if !strings.Contains(out, "connections per endpoint") {
 					t.Errorf("%s: no endpoint spread in summary:\n%s", mode, out)
+				}
+				// The terminals' sessions, two per endpoint; not the run's
+				// side sessions (the watch's, the limits read before).
+				var sessions int64
+				r := readResult(t, js)
+				for ep, n := range r.Endpoints {
+					if n != 2 {
+						t.Errorf("%s: endpoint %s opened %d sessions, want 2 (of 4 terminals): %v", mode, ep, n, r.Endpoints)
+					}
+				}
+				for _, n := range r.Clients {
+					sessions += n
+				}
+				if len(r.Endpoints) != 2 || sessions != 4 {
+					t.Errorf("%s: endpoints %v clients %v, want the 4 terminals' sessions", mode, r.Endpoints, r.Clients)
 				}
 				if strings.Contains(out, tg.Password+"@") {
 					t.Errorf("password printed")

@@ -350,32 +350,60 @@ func TestSweepAllStepsFailExitsNonZero(t *testing.T) {
 	}
 }
 
-// TestUserConnectionLimitExitCode: a per-user connection limit reached at
-// start is a server limit (exit 9), not an unreachable host.
+// TestUserConnectionLimitExitCode: a per-user connection limit (MySQL
+// MAX_USER_CONNECTIONS, a PostgreSQL role's CONNECTION LIMIT) reached at
+// start is a server limit (exit 9), not an unreachable host; the limit is
+// read before the terminals connect, and both the warning printed then and
+// the hint of the refusal give the server's figures.
 func TestUserConnectionLimitExitCode(t *testing.T) {
-	tg := testdb.MySQLDefaults(t, "cli_ro")
-	url := urlOf(tg)
-	runCLI(t, nil, "sysbench", "cleanup", "--target", url, "--tables", "1")
-	if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_point_select", "--target", url, "--tables", "1", "--table-size", "100"); code != 0 {
-		t.Fatalf("prepare: %s", errs)
-	}
 	suffix := strings.ToLower(strings.NewReplacer("-", "_", ".", "_").Replace(os.Getenv(testdb.EnvSuffix)))
 	user := "bp_lim" + suffix
-	_, admin := testdb.Connect(t, tg, target.Options{})
-	for _, s := range []string{
-		fmt.Sprintf("CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY 'lim' WITH MAX_USER_CONNECTIONS 2", user),
-		fmt.Sprintf("GRANT ALL ON `%s`.* TO '%s'@'127.0.0.1'", tg.Database, user),
-	} {
-		if _, err := admin.Exec(context.Background(), s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-	lim := *tg
-	lim.User, lim.Password = user, "lim"
-	_, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_point_select", "--target", urlOf(&lim), "--tables", "1", "--table-size", "100",
-		"--threads", "6", "--time", "1")
-	if code != ExitTooMany {
-		t.Fatalf("exit %d, want %d: %s", code, ExitTooMany, errs)
+	for _, kind := range []target.Kind{target.MySQL, target.Postgres} {
+		t.Run(string(kind), func(t *testing.T) {
+			var tg *target.Target
+			var stmts []string
+			if kind == target.MySQL {
+				tg = testdb.MySQLDefaults(t, "cli_ro") // bench may GRANT there
+				stmts = []string{
+					fmt.Sprintf("CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY 'lim' WITH MAX_USER_CONNECTIONS 2", user),
+					fmt.Sprintf("GRANT ALL ON `%s`.* TO '%s'@'127.0.0.1'", tg.Database, user),
+				}
+			} else {
+				tg = testdb.For(t, kind, "cli_ro")
+				stmts = []string{
+					fmt.Sprintf("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN CREATE ROLE %s LOGIN PASSWORD 'lim'; END IF; END $$", user, user),
+					fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT 2", user),
+					fmt.Sprintf("GRANT CONNECT ON DATABASE %s TO %s", tg.Database, user),
+					fmt.Sprintf("GRANT USAGE ON SCHEMA public TO %s", user),
+					fmt.Sprintf("GRANT ALL ON ALL TABLES IN SCHEMA public TO %s", user),
+				}
+			}
+			url := urlOf(tg)
+			runCLI(t, nil, "sysbench", "cleanup", "--target", url, "--tables", "1")
+			if _, errs, code := runCLI(t, nil, "sysbench", "prepare", "oltp_point_select", "--target", url, "--tables", "1", "--table-size", "100"); code != 0 {
+				t.Fatalf("prepare: %s", errs)
+			}
+			_, admin := testdb.Connect(t, tg, target.Options{})
+			for _, s := range stmts {
+				if _, err := admin.Exec(context.Background(), s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			lim := *tg
+			lim.User, lim.Password = user, "lim"
+			_, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_point_select", "--target", urlOf(&lim), "--tables", "1", "--table-size", "100",
+				"--threads", "6", "--time", "1")
+			if code != ExitTooMany {
+				t.Fatalf("exit %d, want %d: %s", code, ExitTooMany, errs)
+			}
+			// Before the terminals connect, the run's own watch holds one of
+			// the user's two sessions.
+			figures := map[target.Kind]string{target.MySQL: "max_user_connections 2", target.Postgres: "the role's CONNECTION LIMIT 2"}[kind]
+			want := "warning: 6 terminal(s) need 6 session(s), but the user may open 2 (" + figures + ") and has 1 other session(s) open"
+			if !strings.Contains(errs, want) || !strings.Contains(errs, "; before the run 6 terminal(s) need 6 session(s)") {
+				t.Errorf("no warning or figures in the hint, want %q:\n%s", want, errs)
+			}
+		})
 	}
 }
 

@@ -37,7 +37,9 @@ func Hint(err error) string {
 	switch {
 	case code == "1461":
 		return "the server's max_prepared_stmt_count is exhausted: raise it (SET GLOBAL max_prepared_stmt_count = ...), run fewer terminals, or use --statement-mode text"
-	case code == "1040" || code == "1203" || code == "1226" || code == "53300":
+	case code == "53300":
+		return "the server's connection limit is reached: raise max_connections (or the role's CONNECTION LIMIT), or run fewer terminals"
+	case IsConnLimit(err):
 		return "the server's connection limit is reached: raise max_connections (or the user's max_user_connections), or run fewer terminals"
 	case proxyPoolExhausted(err):
 		return "the proxy's pool of connections to its databases is exhausted (a request waited for a backend connection until the pool's timeout): raise the pool's size (ShardingSphere-Proxy: maxPoolSize of each storage unit) or run fewer terminals"
@@ -49,6 +51,18 @@ func Hint(err error) string {
 		return "the server ran out of a resource or hit a configured limit: see the server's message"
 	}
 	return ""
+}
+
+// IsConnLimit reports a server's refusal of a session for its connection
+// limit: MySQL 1040 (max_connections), 1203 and 1226 (the user's
+// max_user_connections), PostgreSQL 53300 (too many clients, or the slots
+// left are reserved).
+func IsConnLimit(err error) bool {
+	switch ErrorCode(err) {
+	case "1040", "1203", "1226", "53300":
+		return true
+	}
+	return false
 }
 
 // proxyPoolExhausted reports a proxy's message that its own backend pool

@@ -1,0 +1,126 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// ConnLimit is how many client sessions a server admits, and how many are
+// open, as one of its sessions reads them before a run. It lets a run say
+// before it connects that its terminals will not fit, with the server's
+// own figures, instead of after hundreds of sessions were refused.
+//
+// MySQL and MariaDB: max_connections, Threads_connected, and the user's
+// own cap max_user_connections (the account's MAX_USER_CONNECTIONS when
+// set) with the user's sessions in information_schema.PROCESSLIST.
+// PostgreSQL: max_connections less the slots kept for superusers
+// (superuser_reserved_connections, and reserved_connections from version
+// 16) when the user is not one, the client backends in pg_stat_activity,
+// and the role's CONNECTION LIMIT (pg_roles.rolconnlimit) with its
+// sessions.
+type ConnLimit struct {
+	Server      int64  // sessions the server admits for this user in all
+	ServerDesc  string // how Server is derived: "max_connections 100 less 3 reserved for superusers"
+	ServerInUse int64  // client sessions open, the reading one included
+	User        int64  // the user's own cap; 0 when it has none
+	UserDesc    string // "max_user_connections 50", "the role's CONNECTION LIMIT 50"
+	UserInUse   int64  // this user's sessions open, the reading one included
+}
+
+// Shortfall describes why need more sessions will not fit beside the ones
+// open when the limit was read (the reading session not counted: it is
+// closed before the run), or returns "" when they fit.
+func (l ConnLimit) Shortfall(need int64) string {
+	var short []string
+	if free := l.Server - (l.ServerInUse - 1); l.Server > 0 && need > free {
+		short = append(short, fmt.Sprintf("the server admits %d (%s) and %d other session(s) are open", l.Server, l.ServerDesc, l.ServerInUse-1))
+	}
+	if free := l.User - (l.UserInUse - 1); l.User > 0 && need > free {
+		short = append(short, fmt.Sprintf("the user may open %d (%s) and has %d other session(s) open", l.User, l.UserDesc, l.UserInUse-1))
+	}
+	return strings.Join(short, "; ")
+}
+
+// ReadConnLimit reads the connection limits on a MySQL or PostgreSQL
+// session; ok is false on SQLite, through a proxy that ProxyName knows
+// (its own limit is not the backend's max_connections it would forward)
+// or when the server does not answer the queries (other forks, distributed
+// databases without the settings, max_connections 0 for "no limit"):
+// there is nothing to check then, which is not an error.
+func ReadConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
+	if ProxyName(conn.ServerVersion()) != "" {
+		return l, false
+	}
+	switch conn.Kind() {
+	case MySQL:
+		return readMySQLConnLimit(ctx, conn)
+	case Postgres:
+		return readPostgresConnLimit(ctx, conn)
+	}
+	return l, false
+}
+
+func readMySQLConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
+	if scanOne(ctx, conn, "SELECT @@max_connections, @@max_user_connections", &l.Server, &l.User) != nil || l.Server <= 0 {
+		return ConnLimit{}, false
+	}
+	l.ServerDesc = fmt.Sprintf("max_connections %d", l.Server)
+	var name string
+	if scanOne(ctx, conn, "SHOW GLOBAL STATUS LIKE 'Threads_connected'", &name, &l.ServerInUse) != nil {
+		l.ServerInUse = 1 // usage unreadable: check against the limit alone
+	}
+	if l.User > 0 {
+		l.UserDesc = fmt.Sprintf("max_user_connections %d", l.User)
+		// Without the PROCESS privilege the list holds the user's own
+		// sessions only, which are the ones counted here.
+		if scanOne(ctx, conn, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1)", &l.UserInUse) != nil {
+			l.UserInUse = 1
+		}
+	}
+	return l, true
+}
+
+// pgConnLimitSQL reads PostgreSQL's limits in one round trip.
+// current_setting(name, true) is NULL where the setting does not exist
+// (reserved_connections before version 16).
+const pgConnLimitSQL = `SELECT current_setting('max_connections')::bigint,
+	current_setting('superuser_reserved_connections')::bigint
+	  + coalesce(current_setting('reserved_connections', true), '0')::bigint,
+	r.rolsuper::int, greatest(r.rolconnlimit, 0)::bigint,
+	(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'),
+	(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND usename = current_user)
+FROM pg_roles r WHERE r.rolname = current_user`
+
+func readPostgresConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
+	var reserved, super int64
+	if scanOne(ctx, conn, pgConnLimitSQL, &l.Server, &reserved, &super, &l.User, &l.ServerInUse, &l.UserInUse) != nil || l.Server <= 0 {
+		return ConnLimit{}, false
+	}
+	l.ServerDesc = fmt.Sprintf("max_connections %d", l.Server)
+	if super == 0 && reserved > 0 {
+		l.ServerDesc += fmt.Sprintf(" less %d reserved for superusers", reserved)
+		l.Server -= reserved
+	}
+	if l.User > 0 {
+		l.UserDesc = fmt.Sprintf("the role's CONNECTION LIMIT %d", l.User)
+	}
+	return l, true
+}
+
+// scanOne runs sql and scans its first row into dest.
+func scanOne(ctx context.Context, conn Conn, sql string, dest ...any) error {
+	rows, err := conn.Query(ctx, sql)
+	if err != nil {
+		return err
+	}
+	if rows.Next() {
+		err = rows.Scan(dest...)
+	} else {
+		err = ErrNoRows
+	}
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
