@@ -48,9 +48,16 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 		line += "  (" + err.Error() + ")"
 	}
 	if r != nil && r.Verdict != "" && r.Verdict != results.VerdictOK {
-		line += "  verdict " + r.Verdict
+		reason := ""
 		if len(r.VerdictReasons) > 0 {
-			line += ": " + r.VerdictReasons[0]
+			reason = r.VerdictReasons[0]
+		}
+		// A step stopped by its error: the error above says it all.
+		if err == nil || reason != "stopped: "+err.Error() {
+			line += "  verdict " + r.Verdict
+			if reason != "" {
+				line += ": " + reason
+			}
 		}
 	}
 	if i+1 < p.total {
