@@ -131,6 +131,11 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 		return nil, nil, err
 	}
 	if opts.Partition().Processes > 0 {
+		// The children share the server: the limit is checked for all
+		// their terminals here (each child checks its own share too).
+		if w := readConnBudget(ctx, conn, spec.Runner.Terminals).warning(); w != "" {
+			fmt.Fprintln(app.Err, "warning:", w)
+		}
 		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
 		if run != nil && err == nil && spec.After != nil {
 			err = spec.After(ctx, conn, run)

@@ -403,6 +403,13 @@ func TestUserConnectionLimitExitCode(t *testing.T) {
 			if !strings.Contains(errs, want) || !strings.Contains(errs, "; before the run 6 terminal(s) need 6 session(s)") {
 				t.Errorf("no warning or figures in the hint, want %q:\n%s", want, errs)
 			}
+			// Split over local processes, the parent checks all six (each
+			// child only its three).
+			_, errs, code = runCLIExe(t, "sysbench", "run", "oltp_point_select", "--target", urlOf(&lim), "--tables", "1", "--table-size", "100",
+				"--threads", "6", "--time", "1", "--processes", "2")
+			if code != ExitTooMany || !strings.Contains(errs, "warning: 6 terminal(s) need 6 session(s), but the user may open 2") {
+				t.Errorf("--processes 2: exit %d (want %d), no warning for the six terminals:\n%s", code, ExitTooMany, errs)
+			}
 		})
 	}
 }
