@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"benchpress/internal/target"
 )
@@ -38,6 +39,16 @@ func readConnBudget(ctx context.Context, c *target.Connector, terminals int) *co
 	}
 	n := max(1, len(c.Target().Endpoints))
 	return &connBudget{limit: lim, terminals: terminals, endpoints: n, endpoint: admin.Endpoint(), need: int64((terminals + n - 1) / n)}
+}
+
+// checkConnBudget reads the limit (readConnBudget) and prints its warning
+// to w when the terminals will not fit.
+func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, terminals int) *connBudget {
+	b := readConnBudget(ctx, c, terminals)
+	if msg := b.warning(); msg != "" {
+		fmt.Fprintln(w, "warning:", msg)
+	}
+	return b
 }
 
 // shortfall says, with the server's figures, that the terminals will not

@@ -81,10 +81,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	started := time.Now()
 	// The server's connection limit, read after the watch opened its own
 	// session (which stays open through the run).
-	budget := readConnBudget(ctx, spec.Connector, cfg.Terminals)
-	if w := budget.warning(); w != "" {
-		fmt.Fprintln(app.Err, "warning:", w)
-	}
+	budget := checkConnBudget(ctx, app.Err, spec.Connector, cfg.Terminals)
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}

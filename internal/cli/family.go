@@ -133,9 +133,7 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 	if opts.Partition().Processes > 0 {
 		// The children share the server: the limit is checked for all
 		// their terminals here (each child checks its own share too).
-		if w := readConnBudget(ctx, conn, spec.Runner.Terminals).warning(); w != "" {
-			fmt.Fprintln(app.Err, "warning:", w)
-		}
+		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals)
 		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
 		if run != nil && err == nil && spec.After != nil {
 			err = spec.After(ctx, conn, run)

@@ -56,14 +56,6 @@ func (s stepRunner) ProbeTarget(ctx context.Context, url string) (map[string]str
 
 // queryString runs a single-value query and returns its value as text.
 func queryString(ctx context.Context, c target.Conn, sql string) (string, bool) {
-	rows, err := c.Query(ctx, sql)
-	if err != nil {
-		return "", false
-	}
-	defer rows.Close()
 	var v string
-	if !rows.Next() || rows.Scan(&v) != nil {
-		return "", false
-	}
-	return v, true
+	return v, target.QueryRow(ctx, c, sql, []any{&v}) == nil
 }

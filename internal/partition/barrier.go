@@ -78,7 +78,7 @@ func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (time.T
 	}
 	_, _ = conn.Exec(ctx, "DELETE FROM "+BarrierTable+" WHERE joined_us < ?", serverNow()-retention.Microseconds())
 	var n int64
-	if err := queryInt(ctx, conn, "SELECT COUNT(*) FROM "+BarrierTable+" WHERE run_id = ? AND part = ?", &n, b.RunID, b.Spec.Index); err != nil {
+	if err := target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM "+BarrierTable+" WHERE run_id = ? AND part = ?", []any{&n}, b.RunID, b.Spec.Index); err != nil {
 		return time.Time{}, fmt.Errorf("barrier: %w", err)
 	}
 	if n > 0 {
@@ -168,7 +168,7 @@ func createTable(ctx context.Context, conn target.Conn) error {
 			return nil
 		}
 		var n int64
-		if queryInt(ctx, conn, "SELECT COUNT(*) FROM "+BarrierTable+" WHERE 1 = 0", &n) == nil {
+		if target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM "+BarrierTable+" WHERE 1 = 0", []any{&n}) == nil {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -46,7 +46,7 @@ func MeasureSkew(ctx context.Context, conn target.Conn) (Skew, error) {
 	for range skewSamples {
 		t0 := time.Now()
 		var us int64
-		if err := queryInt(ctx, conn, q, &us); err != nil {
+		if err := target.QueryRow(ctx, conn, q, []any{&us}); err != nil {
 			return Skew{}, fmt.Errorf("read the server clock: %w", err)
 		}
 		rtt := time.Since(t0)
@@ -57,23 +57,4 @@ func MeasureSkew(ctx context.Context, conn target.Conn) (Skew, error) {
 		}
 	}
 	return best, nil
-}
-
-// queryInt runs a one-row, one-column query into dst.
-func queryInt(ctx context.Context, conn target.Conn, q string, dst *int64, args ...any) error {
-	rows, err := conn.Query(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return target.ErrNoRows
-	}
-	if err := rows.Scan(dst); err != nil {
-		return err
-	}
-	return rows.Close()
 }

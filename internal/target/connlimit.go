@@ -62,19 +62,19 @@ func ReadConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
 }
 
 func readMySQLConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
-	if scanOne(ctx, conn, "SELECT @@max_connections, @@max_user_connections", &l.Server, &l.User) != nil || l.Server <= 0 {
+	if QueryRow(ctx, conn, "SELECT @@max_connections, @@max_user_connections", []any{&l.Server, &l.User}) != nil || l.Server <= 0 {
 		return ConnLimit{}, false
 	}
 	l.ServerDesc = fmt.Sprintf("max_connections %d", l.Server)
 	var name string
-	if scanOne(ctx, conn, "SHOW GLOBAL STATUS LIKE 'Threads_connected'", &name, &l.ServerInUse) != nil {
+	if QueryRow(ctx, conn, "SHOW GLOBAL STATUS LIKE 'Threads_connected'", []any{&name, &l.ServerInUse}) != nil {
 		l.ServerInUse = 1 // usage unreadable: check against the limit alone
 	}
 	if l.User > 0 {
 		l.UserDesc = fmt.Sprintf("max_user_connections %d", l.User)
 		// Without the PROCESS privilege the list holds the user's own
 		// sessions only, which are the ones counted here.
-		if scanOne(ctx, conn, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1)", &l.UserInUse) != nil {
+		if QueryRow(ctx, conn, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1)", []any{&l.UserInUse}) != nil {
 			l.UserInUse = 1
 		}
 	}
@@ -94,7 +94,7 @@ FROM pg_roles r WHERE r.rolname = current_user`
 
 func readPostgresConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
 	var reserved, super int64
-	if scanOne(ctx, conn, pgConnLimitSQL, &l.Server, &reserved, &super, &l.User, &l.ServerInUse, &l.UserInUse) != nil || l.Server <= 0 {
+	if QueryRow(ctx, conn, pgConnLimitSQL, []any{&l.Server, &reserved, &super, &l.User, &l.ServerInUse, &l.UserInUse}) != nil || l.Server <= 0 {
 		return ConnLimit{}, false
 	}
 	l.ServerDesc = fmt.Sprintf("max_connections %d", l.Server)
@@ -106,21 +106,4 @@ func readPostgresConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool
 		l.UserDesc = fmt.Sprintf("the role's CONNECTION LIMIT %d", l.User)
 	}
 	return l, true
-}
-
-// scanOne runs sql and scans its first row into dest.
-func scanOne(ctx context.Context, conn Conn, sql string, dest ...any) error {
-	rows, err := conn.Query(ctx, sql)
-	if err != nil {
-		return err
-	}
-	if rows.Next() {
-		err = rows.Scan(dest...)
-	} else {
-		err = ErrNoRows
-	}
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

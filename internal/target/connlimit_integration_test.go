@@ -62,14 +62,9 @@ func TestReadConnLimit(t *testing.T) {
 
 func queryInt(t *testing.T, c target.Conn, sql string) int64 {
 	t.Helper()
-	rows, err := c.Query(ctxT(t), sql)
-	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	defer rows.Close()
 	var s string
-	if !rows.Next() || rows.Scan(&s) != nil {
-		t.Fatalf("%s: no value", sql)
+	if err := target.QueryRow(ctxT(t), c, sql, []any{&s}); err != nil {
+		t.Fatalf("%s: %v", sql, err)
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {

@@ -47,31 +47,11 @@ func ReadPreparedStmtLimit(ctx context.Context, conn Conn) (l PreparedStmtLimit,
 	if conn.Kind() != MySQL {
 		return l, false
 	}
-	rows, err := conn.Query(ctx, "SELECT @@max_prepared_stmt_count")
-	if err != nil {
-		return l, false
-	}
-	if rows.Next() {
-		err = rows.Scan(&l.Max)
-	}
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil || l.Max <= 0 {
-		return l, false
-	}
-	rows, err = conn.Query(ctx, "SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")
-	if err != nil {
-		return l, true // limit known, usage not: plan with the limit alone
+	if err := QueryRow(ctx, conn, "SELECT @@max_prepared_stmt_count", []any{&l.Max}); err != nil || l.Max <= 0 {
+		return PreparedStmtLimit{}, false
 	}
 	var name string
-	if rows.Next() {
-		err = rows.Scan(&name, &l.InUse)
-	}
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if QueryRow(ctx, conn, "SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'", []any{&name, &l.InUse}) != nil {
 		l.InUse = 0 // usage unreadable: plan with the limit alone
 	}
 	return l, true
