@@ -31,7 +31,7 @@ func Build(ds *Dataset) (*Doc, error) {
 // summarySection: one row per case with its peak and saturation point.
 func summarySection(d *Doc, ds *Dataset) {
 	d.h(2, "Summary")
-	t := Table{Header: []string{"Case", "Workload", "Target", "Steps", "Peak at", "Peak throughput", "p95 at peak ms", "Saturation at", "Failed steps", "Warnings"}, Align: "lllrrrrrrl"}
+	t := Table{Header: []string{"Case", "Workload", "Target", "Steps", "Peak at", "Peak throughput", "p95 at peak ms", "Saturation at", "Failed / degraded steps", "Warnings"}, Align: "lllrrrrrrl"}
 	for _, c := range ds.Cases {
 		peakAt, peakV, p95, sat := "-", "-", "-", "not reached"
 		if p := c.Peak(); p != nil {

@@ -29,6 +29,9 @@ type series struct {
 	Dashed bool
 	Color  int
 	Points bool
+	// Flagged are the points of steps whose verdict is not ok (Step.notOK),
+	// also in XY: drawn with a cross over the point.
+	Flagged plotter.XYs
 }
 
 // lineChart draws series on one chart and returns its SVG. logX uses a log
@@ -105,6 +108,9 @@ func linePlot(title, xLabel, yLabel string, ss []series, ladder []int, shade [2]
 			p.Legend.Add(s.Name, l)
 		}
 	}
+	if err := addFlagged(p, ss); err != nil {
+		return nil, fmt.Errorf("chart %q: %w", title, err)
+	}
 	if len(ladder) > 1 && ladder[0] > 0 && float64(ladder[len(ladder)-1])/float64(ladder[0]) >= 16 {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = ladderTicks(ladder)
@@ -112,6 +118,32 @@ func linePlot(title, xLabel, yLabel string, ss []series, ladder []int, shade [2]
 	}
 	p.Y.Tick.Marker = humanTicks{}
 	return p, nil
+}
+
+// addFlagged crosses out the points of steps whose verdict is not ok, with
+// one legend entry for all of them.
+func addFlagged(p *plot.Plot, ss []series) error {
+	var legend *plotter.Scatter
+	for _, s := range ss {
+		if len(s.Flagged) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(s.Flagged)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colorAt(s.Color), Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
+		p.Add(sc)
+		if legend == nil {
+			legend = sc
+		}
+	}
+	if legend != nil {
+		key := *legend
+		key.GlyphStyle.Color = color.Black
+		p.Legend.Add("verdict not ok (failed, degraded, interrupted)", &key)
+	}
+	return nil
 }
 
 // ladderTicks labels each ladder value, skipping values too close to the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"benchpress/internal/results"
 )
@@ -61,6 +62,9 @@ func Compare(a, b string) (*Doc, error) {
 		for _, w := range ConfigWarnings(sa, sb) {
 			d.p("**Warning:** " + w + ".")
 		}
+		for _, w := range verdictWarnings(map[string]*results.Run{"A": sa, "B": sb}) {
+			d.p("**Warning:** " + w + ".")
+		}
 		d.table(CompareRuns("A", "B", sa, sb))
 		if t := ConfigDiff(sa, sb); t != nil {
 			d.h(3, "Configuration differences")
@@ -107,6 +111,25 @@ func Compare(a, b string) (*Doc, error) {
 		return nil, fmt.Errorf("compare: %s and %s have no case in common", a, b)
 	}
 	return d, nil
+}
+
+// verdictWarnings names each run whose figures are not a good result: a
+// failed or degraded verdict (with its reasons) or an interrupted run.
+func verdictWarnings(runs map[string]*results.Run) []string {
+	var out []string
+	for _, name := range []string{"A", "B"} {
+		r := runs[name]
+		if m := (&Step{Run: r}).notOK(); m != "" {
+			w := map[string]string{"failed": name + " failed", "degraded": name + " is degraded", "interrupted": name + " was interrupted"}[m]
+			if len(r.VerdictReasons) > 0 {
+				w += ": " + strings.Join(r.VerdictReasons, "; ")
+			} else if r.Error != "" {
+				w += ": " + r.Error
+			}
+			out = append(out, w+"; its figures are what was measured, not a valid result")
+		}
+	}
+	return out
 }
 
 // isFile returns the run when path is a file.

@@ -85,3 +85,19 @@ func TestCompareRunsUnmeasured(t *testing.T) {
 		})
 	}
 }
+
+// Two run files, one of them degraded (the real proxy sweep's step 256):
+// the comparison says so above the figures, with the verdict's reasons.
+func TestCompareRunsWarnsOnVerdict(t *testing.T) {
+	d, err := Compare("testdata/proxy/proxy/8.json", "testdata/proxy/proxy/256.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(d.Markdown())
+	if !strings.Contains(md, "**Warning:** B is degraded: check failed: p90 payment <= 5s; its figures are what was measured, not a valid result.") {
+		t.Errorf("no verdict warning in\n%s", md)
+	}
+	if strings.Contains(md, "A is") {
+		t.Errorf("A (verdict ok) warned about in\n%s", md)
+	}
+}

@@ -35,7 +35,9 @@ func concurrencies(cases []*Case) []int {
 }
 
 // sideBySide compares every case at each concurrency with the first case:
-// value columns, then the difference of each other case in percent.
+// value columns, then the difference of each other case in percent. A
+// step whose verdict is not ok shows its figure marked (failed, degraded,
+// interrupted), and so does every difference it enters.
 func sideBySide(cases []*Case, label string, val func(*Step) float64) Table {
 	t := Table{Header: []string{"Concurrency"}, Align: "r"}
 	for _, c := range cases {
@@ -48,37 +50,48 @@ func sideBySide(cases []*Case, label string, val func(*Step) float64) Table {
 	}
 	for _, n := range concurrencies(cases) {
 		row := []string{fmt.Sprint(n)}
-		vals := make([]*float64, len(cases))
+		steps := make([]*Step, len(cases))
 		for i, c := range cases {
 			s := c.StepAt(n)
 			if s == nil || !s.ok() {
 				row = append(row, "-")
 				continue
 			}
-			v := val(s)
-			vals[i] = &v
-			row = append(row, f2(v))
+			steps[i] = s
+			row = append(row, marked(f2(val(s)), s))
 		}
 		for i := range cases[1:] {
-			if vals[0] == nil || vals[i+1] == nil {
+			b, o := steps[0], steps[i+1]
+			if b == nil || o == nil {
 				row = append(row, "-")
 				continue
 			}
-			row = append(row, signedPct(Diff(*vals[0], *vals[i+1])))
+			row = append(row, pairMarked(signedPct(Diff(val(b), val(o))), b, o))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
+// pairMarked is a figure computed from two steps, marked when either's
+// verdict is not ok ("(not ok)"; the steps' own cells say which).
+func pairMarked(v string, a, b *Step) string {
+	if a.notOK() != "" || b.notOK() != "" {
+		return v + " (not ok)"
+	}
+	return v
+}
+
 // named is one plan comparison at every common concurrency: overhead =
 // (base - other) / base, speed-up = other / base, plus p95/p99 changes.
+// Steps whose verdict is not ok keep their row, marked, and stay out of
+// the mean overhead (the peak is judged-ok steps' already).
 func named(base, other *Case) (Table, []string) {
 	m := MetricName(base.Kind())
 	t := Table{Header: []string{"Concurrency", base.ID + " " + m, other.ID + " " + m, "Overhead", "Speed-up",
 		base.ID + " p95 ms", other.ID + " p95 ms", "p95 change", base.ID + " p99 ms", other.ID + " p99 ms", "p99 change"}, Align: "rrrrrrrrrrr"}
 	var sum float64
-	var n int
+	var n, left int
 	for _, c := range concurrencies([]*Case{base, other}) {
 		bs, os := base.StepAt(c), other.StepAt(c)
 		if bs == nil || os == nil || !bs.ok() || !os.ok() {
@@ -88,10 +101,16 @@ func named(base, other *Case) (Table, []string) {
 		b, o := bs.Run.Summary, os.Run.Summary
 		speed := "-"
 		if bv > 0 {
-			speed = ratio(ov / bv)
+			speed = pairMarked(ratio(ov/bv), bs, os)
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(c), f2(bv), f2(ov), pct(Overhead(bv, ov)), speed,
-			f2(b.P95MS), f2(o.P95MS), signedPct(Diff(b.P95MS, o.P95MS)), f2(b.P99MS), f2(o.P99MS), signedPct(Diff(b.P99MS, o.P99MS))})
+		pair := func(v string) string { return pairMarked(v, bs, os) }
+		t.Rows = append(t.Rows, []string{fmt.Sprint(c), marked(f2(bv), bs), marked(f2(ov), os), pair(pct(Overhead(bv, ov))), speed,
+			marked(f2(b.P95MS), bs), marked(f2(o.P95MS), os), pair(signedPct(Diff(b.P95MS, o.P95MS))),
+			marked(f2(b.P99MS), bs), marked(f2(o.P99MS), os), pair(signedPct(Diff(b.P99MS, o.P99MS)))})
+		if bs.notOK() != "" || os.notOK() != "" {
+			left++
+			continue
+		}
 		sum += Overhead(bv, ov)
 		n++
 	}
@@ -102,8 +121,13 @@ func named(base, other *Case) (Table, []string) {
 		lines = append(lines, fmt.Sprintf("Peak %s: %s %s at %d vs %s %s at %d: overhead **%s**, speed-up %s.",
 			m, base.ID, f2(bv), bp.Concurrency, other.ID, f2(ov), op.Concurrency, pct(Overhead(bv, ov)), ratio(safeDiv(ov, bv))))
 	}
-	if n > 0 {
+	switch {
+	case n > 0 && left > 0:
+		lines = append(lines, fmt.Sprintf("Mean overhead over %d common step(s) judged ok: %s (%d step(s) whose verdict is not ok left out).", n, pct(sum/float64(n)), left))
+	case n > 0:
 		lines = append(lines, fmt.Sprintf("Mean overhead over %d common steps: %s.", n, pct(sum/float64(n))))
+	case left > 0:
+		lines = append(lines, fmt.Sprintf("No mean overhead: none of the %d common step(s) is judged ok on both sides.", left))
 	}
 	return t, lines
 }

@@ -57,6 +57,31 @@ func (s *Step) ok() bool {
 // Kind is the case's workload family.
 func (c *Case) Kind() Kind { return KindOf(c.Workload) }
 
+// notOK names what keeps a step with figures from being a good result
+// ("failed", "degraded", "interrupted"); "" for a step judged ok. Tables
+// that put such a step's figures beside others' (comparisons, charts) mark
+// them with it: the figures were measured, but a failed check, errors or
+// an interruption stand behind them.
+func (s *Step) notOK() string {
+	switch {
+	case s.Run.Status == "interrupted":
+		return "interrupted"
+	case s.Run.Status == "failed" || s.Run.Verdict == results.VerdictFailed:
+		return "failed"
+	case s.Run.Verdict == results.VerdictDegraded:
+		return "degraded"
+	}
+	return ""
+}
+
+// marked is v formatted, followed by the step's notOK in parentheses.
+func marked(v string, s *Step) string {
+	if m := s.notOK(); m != "" {
+		return v + " (" + m + ")"
+	}
+	return v
+}
+
 // judgedOK reports whether a step may be named peak: it ran to its end
 // with a verdict of ok (or none, in files from before verdicts). A failed,
 // degraded or interrupted step is never the peak.

@@ -41,7 +41,7 @@ func copyTree(t *testing.T, src string) string {
 }
 
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"poc", "mixed", "watched"} {
+	for _, name := range []string{"poc", "mixed", "watched", "proxy"} {
 		t.Run(name, func(t *testing.T) {
 			dir := copyTree(t, filepath.Join("testdata", name))
 			files, err := Generate(dir)

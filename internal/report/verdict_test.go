@@ -53,3 +53,61 @@ func TestReportMarksStepsNotOK(t *testing.T) {
 		t.Fatalf("peak %+v, want the only step judged ok (1)", p)
 	}
 }
+
+// Step.notOK names what stands behind a step's figures; comparisons and
+// charts mark the step with it.
+func TestStepNotOK(t *testing.T) {
+	for _, tc := range []struct {
+		status, verdict, want string
+	}{
+		{"ok", results.VerdictOK, ""},
+		{"ok", "", ""}, // files from before verdicts
+		{"ok", results.VerdictDegraded, "degraded"},
+		{"ok", results.VerdictFailed, "failed"},
+		{"failed", results.VerdictFailed, "failed"},
+		{"interrupted", results.VerdictOK, "interrupted"},
+	} {
+		s := &Step{Run: &results.Run{Status: tc.status, Verdict: tc.verdict}}
+		if got := s.notOK(); got != tc.want {
+			t.Errorf("status %q verdict %q: notOK %q, want %q", tc.status, tc.verdict, got, tc.want)
+		}
+		if got, want := marked("1.00", s), "1.00"; tc.want != "" && got == want || tc.want == "" && got != want {
+			t.Errorf("status %q verdict %q: marked %q", tc.status, tc.verdict, got)
+		}
+	}
+}
+
+// The proxy fixture (a real sweep: direct 1024 degraded, proxy 256
+// degraded, proxy 1024 failed) marks those steps wherever they stand
+// beside others, leaves them out of the mean overhead, and crosses them
+// out in the charts.
+func TestComparisonsMarkStepsNotOK(t *testing.T) {
+	dir := copyTree(t, filepath.Join("testdata", "proxy"))
+	files, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{
+		"| 1024 | 9158.49 (degraded) | - | - |",
+		"| 256 | 10067.36 | 1740.29 (degraded) | -82.71% (not ok) |",
+		"82.71% (not ok) | 0.173x (not ok) |",
+		"Mean overhead over 1 common step(s) judged ok: 86.30% (1 step(s) whose verdict is not ok left out).",
+		"Failed / degraded steps",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "charts", "throughput-tpcc.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "verdict not ok") {
+		t.Error("throughput chart has no legend entry for the steps whose verdict is not ok")
+	}
+}
