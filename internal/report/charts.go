@@ -132,7 +132,7 @@ func addFlagged(p *plot.Plot, ss []series) error {
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colorAt(s.Color), Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colorAt(s.Color), Radius: vg.Points(7), Shape: draw.CrossGlyph{}}
 		p.Add(sc)
 		if legend == nil {
 			legend = sc
