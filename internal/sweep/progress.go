@@ -8,8 +8,9 @@ import (
 	"benchpress/internal/results"
 )
 
-// progress writes one line per step: position, cell, status, headline
-// figures and the estimated time left.
+// progress writes one line per step: position, cell, status (the verdict
+// where a step that ran to its end was judged degraded or failed),
+// headline figures, why, and the estimated time left.
 type progress struct {
 	w     io.Writer
 	total int
@@ -29,7 +30,13 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 	if p.w == nil {
 		return
 	}
-	line := p.prefix(i, c) + ": " + status
+	// A step that ran to its end but was judged degraded or failed is
+	// named by its verdict, not "ok": the word a reader scans for.
+	head, judged := status, false
+	if r != nil && status == "ok" && (r.Verdict == results.VerdictDegraded || r.Verdict == results.VerdictFailed) {
+		head, judged = r.Verdict, true
+	}
+	line := p.prefix(i, c) + ": " + head
 	if r != nil && status != "failed" {
 		s := r.Summary
 		if s.TpmC > 0 {
@@ -53,7 +60,11 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 			reason = r.VerdictReasons[0]
 		}
 		// A step stopped by its error: the error above says it all.
-		if err == nil || reason != "stopped: "+err.Error() {
+		switch {
+		case judged && reason != "":
+			line += "  (" + reason + ")"
+		case judged:
+		case err == nil || reason != "stopped: "+err.Error():
 			line += "  verdict " + r.Verdict
 			if reason != "" {
 				line += ": " + reason
