@@ -62,7 +62,7 @@ func Compare(a, b string) (*Doc, error) {
 		for _, w := range ConfigWarnings(sa, sb) {
 			d.p("**Warning:** " + w + ".")
 		}
-		for _, w := range verdictWarnings(map[string]*results.Run{"A": sa, "B": sb}) {
+		for _, w := range append(verdictWarning("A", sa), verdictWarning("B", sb)...) {
 			d.p("**Warning:** " + w + ".")
 		}
 		d.table(CompareRuns("A", "B", sa, sb))
@@ -113,23 +113,21 @@ func Compare(a, b string) (*Doc, error) {
 	return d, nil
 }
 
-// verdictWarnings names each run whose figures are not a good result: a
-// failed or degraded verdict (with its reasons) or an interrupted run.
-func verdictWarnings(runs map[string]*results.Run) []string {
-	var out []string
-	for _, name := range []string{"A", "B"} {
-		r := runs[name]
-		if m := (&Step{Run: r}).notOK(); m != "" {
-			w := map[string]string{"failed": name + " failed", "degraded": name + " is degraded", "interrupted": name + " was interrupted"}[m]
-			if len(r.VerdictReasons) > 0 {
-				w += ": " + strings.Join(r.VerdictReasons, "; ")
-			} else if r.Error != "" {
-				w += ": " + r.Error
-			}
-			out = append(out, w+"; its figures are what was measured, not a valid result")
-		}
+// verdictWarning names a run whose figures are not a good result (a failed
+// or degraded verdict, with its reasons, or an interrupted run): none for a
+// run judged ok.
+func verdictWarning(name string, r *results.Run) []string {
+	m := (&Step{Run: r}).notOK()
+	if m == "" {
+		return nil
 	}
-	return out
+	w := map[string]string{"failed": name + " failed", "degraded": name + " is degraded", "interrupted": name + " was interrupted"}[m]
+	if len(r.VerdictReasons) > 0 {
+		w += ": " + strings.Join(r.VerdictReasons, "; ")
+	} else if r.Error != "" {
+		w += ": " + r.Error
+	}
+	return []string{w + "; its figures are what was measured, not a valid result"}
 }
 
 // isFile returns the run when path is a file.

@@ -74,7 +74,9 @@ func TimelinePoints(r *results.Run) plotter.XYs {
 	return xy
 }
 
-// timelineChart: throughput per interval of every step of a case, warm-up shaded.
+// timelineChart: throughput per interval of every step of a case, warm-up
+// shaded, each step's line named by its concurrency (and its verdict when
+// not ok).
 func timelineChart(c *Case) (Chart, bool, error) {
 	var ss []series
 	warmEnd := 0.0
@@ -82,7 +84,8 @@ func timelineChart(c *Case) (Chart, bool, error) {
 		if len(st.Run.Series) == 0 {
 			continue
 		}
-		s := series{Name: fmt.Sprintf("c=%d", st.Concurrency), Color: i, XY: TimelinePoints(st.Run)}
+		// A step whose verdict is not ok is named so in the legend.
+		s := series{Name: marked(fmt.Sprintf("c=%d", st.Concurrency), st), Color: i, XY: TimelinePoints(st.Run)}
 		for _, iv := range st.Run.Series {
 			if iv.Phase == "warmup" && iv.T > warmEnd {
 				warmEnd = iv.T

@@ -79,8 +79,8 @@ func TestStepNotOK(t *testing.T) {
 
 // The proxy fixture (a real sweep: direct 1024 degraded, proxy 256
 // degraded, proxy 1024 failed) marks those steps wherever they stand
-// beside others, leaves them out of the mean overhead, and crosses them
-// out in the charts.
+// beside others, leaves them out of the mean overhead, crosses them out in
+// the charts and names them in the timelines' legends.
 func TestComparisonsMarkStepsNotOK(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "proxy"))
 	files, err := Generate(dir)
@@ -109,5 +109,12 @@ func TestComparisonsMarkStepsNotOK(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), "verdict not ok") {
 		t.Error("throughput chart has no legend entry for the steps whose verdict is not ok")
+	}
+	timeline, err := os.ReadFile(filepath.Join(dir, "charts", "timeline-proxy.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(timeline), "c=256 (degraded)") || !strings.Contains(string(timeline), "c=1024 (failed)") {
+		t.Error("the proxy case's timeline legend does not name its degraded and failed steps")
 	}
 }
