@@ -30,21 +30,8 @@ func TestReportMarksStepsNotOK(t *testing.T) {
 		Message: "prepare: Error 1461: Can't create more than max_prepared_stmt_count statements", Count: 42, Phase: results.PhaseWindow},
 		{Class: "lost_connection", Op: "oltp_read_write", Message: "commit: i/o timeout", Count: 1, Phase: results.PhaseWarmup}}, "ok")
 	mk(16, 900, results.VerdictOK, nil, "interrupted")
-	files, err := Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
-	for _, want := range []string{"FAILED: success rate 65.00 %", "Step 8 verdict failed", "| 8 | window | resource_limit | 1461 | oltp_read_write | 42 |",
-		"| 8 | warm-up | lost_connection |  | oltp_read_write | 1 | commit: i/o timeout |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+	reportLacks(t, generated(t, dir), "FAILED: success rate 65.00 %", "Step 8 verdict failed", "| 8 | window | resource_limit | 1461 | oltp_read_write | 42 |",
+		"| 8 | warm-up | lost_connection |  | oltp_read_write | 1 | commit: i/o timeout |")
 	ds, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -83,26 +70,12 @@ func TestStepNotOK(t *testing.T) {
 // the charts and names them in the timelines' legends.
 func TestComparisonsMarkStepsNotOK(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "proxy"))
-	files, err := Generate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
-	for _, want := range []string{
+	reportLacks(t, generated(t, dir),
 		"| 1024 | 9158.49 (degraded) | - | - |",
 		"| 256 | 10067.36 | 1740.29 (degraded) | -82.71% (not ok) |",
 		"82.71% (not ok) | 0.173x (not ok) |",
 		"Mean overhead over 1 common step(s) judged ok: 86.30% (1 step(s) whose verdict is not ok left out).",
-		"Failed / degraded steps",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+		"Failed / degraded steps")
 	svg, err := os.ReadFile(filepath.Join(dir, "charts", "throughput-tpcc.svg"))
 	if err != nil {
 		t.Fatal(err)
@@ -116,5 +89,29 @@ func TestComparisonsMarkStepsNotOK(t *testing.T) {
 	}
 	if !strings.Contains(string(timeline), "c=256 (degraded)") || !strings.Contains(string(timeline), "c=1024 (failed)") {
 		t.Error("the proxy case's timeline legend does not name its degraded and failed steps")
+	}
+}
+
+// generated is the report.md that Generate writes for the results in dir.
+func generated(t *testing.T, dir string) string {
+	t.Helper()
+	files, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// reportLacks fails t for each of wants that md does not contain.
+func reportLacks(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }
