@@ -62,7 +62,8 @@ to the cases whose workload has it; the ladder sets terminals/threads. A failed 
 recorded with status "failed" and the sweep goes on; the sweep exits 10 when
 a step failed and 11 when a step's verdict is "degraded" (the report marks
 those steps and never names them peak). Ctrl-C keeps every finished step (and
-the interrupted one); --resume skips steps already ok and refuses a plan that
+the interrupted one); --resume skips steps already ok (verdict ok: failed and
+degraded steps run again) and refuses a plan that
 differs from the directory's plan.yaml.`,
 		Example: `  benchpress sweep poc.yaml --dry-run
   BENCH_PW=secret benchpress sweep poc.yaml --out results/poc
@@ -117,7 +118,7 @@ differs from the directory's plan.yaml.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "out", "o", "", "results directory (default results/<plan name>-<date>)")
-	f.BoolVar(&resume, "resume", false, "skip steps whose result exists with status ok")
+	f.BoolVar(&resume, "resume", false, "skip steps whose result exists with status ok and verdict ok (failed and degraded steps run again)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the matrix and estimated duration, run nothing")
 	f.BoolVar(&noReport, "no-report", false, "do not write the report at the end")
 	return cmd

@@ -18,7 +18,8 @@ import (
 
 // Options control Run.
 type Options struct {
-	// Resume skips steps whose result file exists with status "ok".
+	// Resume skips steps whose result file exists with status "ok" and a
+	// verdict of ok (or none): failed and degraded steps run again.
 	Resume bool
 	// Progress receives one line per step (nil = quiet).
 	Progress io.Writer
