@@ -34,6 +34,15 @@ type series struct {
 	Flagged plotter.XYs
 }
 
+// add appends the point of step st, crossed out (Flagged) when st's
+// verdict is not ok.
+func (s *series) add(xy plotter.XY, st *Step) {
+	s.XY = append(s.XY, xy)
+	if st.notOK() != "" {
+		s.Flagged = append(s.Flagged, xy)
+	}
+}
+
 // lineChart draws series on one chart and returns its SVG. logX uses a log
 // axis with a tick at each ladder value when the x range spans >= 16x.
 func lineChart(title, xLabel, yLabel string, ss []series, ladder []int, shade [2]float64) ([]byte, error) {

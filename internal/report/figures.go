@@ -19,11 +19,7 @@ func throughputChart(k Kind, cases []*Case) (Chart, error) {
 		s := series{Name: c.ID, Color: i, Points: true}
 		for _, st := range c.Steps {
 			if st.ok() {
-				xy := plotter.XY{X: float64(st.Concurrency), Y: Throughput(st.Run)}
-				s.XY = append(s.XY, xy)
-				if st.notOK() != "" {
-					s.Flagged = append(s.Flagged, xy)
-				}
+				s.add(plotter.XY{X: float64(st.Concurrency), Y: Throughput(st.Run)}, st)
 			}
 		}
 		ss = append(ss, s)
@@ -43,12 +39,8 @@ func latencyChart(k Kind, cases []*Case) (Chart, error) {
 		for _, st := range c.Steps {
 			if st.ok() {
 				x := float64(st.Concurrency)
-				p95.XY = append(p95.XY, plotter.XY{X: x, Y: st.Run.Summary.P95MS})
-				p99.XY = append(p99.XY, plotter.XY{X: x, Y: st.Run.Summary.P99MS})
-				if st.notOK() != "" {
-					p95.Flagged = append(p95.Flagged, p95.XY[len(p95.XY)-1])
-					p99.Flagged = append(p99.Flagged, p99.XY[len(p99.XY)-1])
-				}
+				p95.add(plotter.XY{X: x, Y: st.Run.Summary.P95MS}, st)
+				p99.add(plotter.XY{X: x, Y: st.Run.Summary.P99MS}, st)
 			}
 		}
 		ss = append(ss, p95, p99)

@@ -106,11 +106,7 @@ func stackedChart(name, title string, c *Case, yLabel string, lower []series) (C
 	top := series{Name: c.ID + " " + m, Color: 0, Points: true}
 	for _, st := range c.Steps {
 		if st.ok() {
-			xy := plotter.XY{X: float64(st.Concurrency), Y: Throughput(st.Run)}
-			top.XY = append(top.XY, xy)
-			if st.notOK() != "" {
-				top.Flagged = append(top.Flagged, xy)
-			}
+			top.add(plotter.XY{X: float64(st.Concurrency), Y: Throughput(st.Run)}, st)
 		}
 	}
 	p1, err := linePlot(title, "", m, []series{top}, ladder, [2]float64{})

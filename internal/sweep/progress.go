@@ -32,9 +32,10 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 	}
 	// A step that ran to its end but was judged degraded or failed is
 	// named by its verdict, not "ok": the word a reader scans for.
-	head, judged := status, false
-	if r != nil && status == "ok" && (r.Verdict == results.VerdictDegraded || r.Verdict == results.VerdictFailed) {
-		head, judged = r.Verdict, true
+	judged := r != nil && status == "ok" && (r.Verdict == results.VerdictDegraded || r.Verdict == results.VerdictFailed)
+	head := status
+	if judged {
+		head = r.Verdict
 	}
 	line := p.prefix(i, c) + ": " + head
 	if r != nil && status != "failed" {
@@ -59,12 +60,12 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 		if len(r.VerdictReasons) > 0 {
 			reason = r.VerdictReasons[0]
 		}
-		// A step stopped by its error: the error above says it all.
 		switch {
-		case judged && reason != "":
-			line += "  (" + reason + ")"
-		case judged:
-		case err == nil || reason != "stopped: "+err.Error():
+		case judged: // the verdict leads the line: only why
+			if reason != "" {
+				line += "  (" + reason + ")"
+			}
+		case err == nil || reason != "stopped: "+err.Error(): // else the error above says it all
 			line += "  verdict " + r.Verdict
 			if reason != "" {
 				line += ": " + reason
