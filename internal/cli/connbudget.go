@@ -5,16 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"benchpress/internal/target"
 )
 
 // connBudget is a server's connection limit read before a run's terminals
 // connect, and the sessions they need on the endpoint it was read on: the
-// terminals spread round-robin over the target's endpoints.
+// terminals spread round-robin over the target's endpoints. For one
+// partition of a run (--partition) it also holds the whole run's
+// terminals: the partitions on other machines share the server's limit.
 type connBudget struct {
 	limit     target.ConnLimit
 	terminals int
+	whole     int // the whole run's terminals when this is a partition; else 0
 	endpoints int
 	endpoint  string // the endpoint the limit was read on
 	need      int64  // sessions per endpoint
@@ -23,8 +27,9 @@ type connBudget struct {
 // readConnBudget reads the limit on a session of its own, closed before it
 // returns; nil when there is none to read (SQLite, a known proxy, a server
 // without the settings) or the session fails to open (the terminals'
-// connect then reports why).
-func readConnBudget(ctx context.Context, c *target.Connector, terminals int) *connBudget {
+// connect then reports why). whole is the whole run's terminals when
+// these are one partition's (0 otherwise).
+func readConnBudget(ctx context.Context, c *target.Connector, terminals, whole int) *connBudget {
 	if c.Target().Kind == target.SQLite {
 		return nil
 	}
@@ -37,14 +42,28 @@ func readConnBudget(ctx context.Context, c *target.Connector, terminals int) *co
 	if !ok {
 		return nil
 	}
-	n := max(1, len(c.Target().Endpoints))
-	return &connBudget{limit: lim, terminals: terminals, endpoints: n, endpoint: admin.Endpoint(), need: int64((terminals + n - 1) / n)}
+	return newConnBudget(lim, terminals, whole, len(c.Target().Endpoints), admin.Endpoint())
 }
+
+// newConnBudget is the budget of terminals (of a whole run of whole, 0
+// when not a partition) spread over endpoints, the limit read on endpoint.
+func newConnBudget(lim target.ConnLimit, terminals, whole, endpoints int, endpoint string) *connBudget {
+	n := max(1, endpoints)
+	b := &connBudget{limit: lim, terminals: terminals, endpoints: n, endpoint: endpoint, need: perEndpoint(terminals, n)}
+	if whole > terminals {
+		b.whole = whole
+	}
+	return b
+}
+
+// perEndpoint is the sessions terminals spread round-robin over n
+// endpoints open on the busiest one.
+func perEndpoint(terminals, n int) int64 { return int64((terminals + n - 1) / n) }
 
 // checkConnBudget reads the limit (readConnBudget) and prints its warning
 // to w when the terminals will not fit.
-func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, terminals int) *connBudget {
-	b := readConnBudget(ctx, c, terminals)
+func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, terminals, whole int) *connBudget {
+	b := readConnBudget(ctx, c, terminals, whole)
 	if msg := b.warning(); msg != "" {
 		fmt.Fprintln(w, "warning:", msg)
 	}
@@ -54,19 +73,33 @@ func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, term
 // shortfall says, with the server's figures, that the terminals will not
 // fit ("300 terminal(s) need 300 session(s) but the server admits 151
 // (max_connections 151) and 2 other session(s) are open"), or "" when they
-// fit or the limit is unknown.
+// fit or the limit is unknown. A partition's terminals are checked beside
+// the sessions open now, and the whole run's against the limit itself
+// (the other partitions' sessions may be among the open ones, or not yet).
 func (b *connBudget) shortfall() string {
 	if b == nil {
 		return ""
 	}
-	s := b.limit.Shortfall(b.need)
-	if s == "" {
-		return ""
+	var out []string
+	if s := b.limit.Shortfall(b.need); s != "" {
+		out = append(out, b.sessions(b.terminals, b.need)+s)
 	}
+	if b.whole > 0 {
+		need := perEndpoint(b.whole, b.endpoints)
+		if s := b.limit.ShortfallOfAll(need); s != "" {
+			out = append(out, "the whole run's "+b.sessions(b.whole, need)+s)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// sessions is the start of a shortfall: "300 terminal(s) need 300
+// session(s), but " (with the endpoints when there are several).
+func (b *connBudget) sessions(terminals int, need int64) string {
 	if b.endpoints > 1 {
-		return fmt.Sprintf("%d terminal(s) over %d endpoints need %d session(s) on each, but on %s %s", b.terminals, b.endpoints, b.need, b.endpoint, s)
+		return fmt.Sprintf("%d terminal(s) over %d endpoints need %d session(s) on each, but on %s ", terminals, b.endpoints, need, b.endpoint)
 	}
-	return fmt.Sprintf("%d terminal(s) need %d session(s), but %s", b.terminals, b.need, s)
+	return fmt.Sprintf("%d terminal(s) need %d session(s), but ", terminals, need)
 }
 
 // warning is the line printed before the terminals connect when they will

@@ -81,7 +81,13 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	started := time.Now()
 	// The server's connection limit, read after the watch opened its own
 	// session (which stays open through the run).
-	budget := checkConnBudget(ctx, app.Err, spec.Connector, cfg.Terminals)
+	// A partition checks its share and the whole run's terminals: the
+	// partitions on other machines share the server's limits.
+	whole := 0
+	if spec.Part != nil {
+		whole = spec.Part.RunTerminals()
+	}
+	budget := checkConnBudget(ctx, app.Err, spec.Connector, cfg.Terminals, whole)
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}
@@ -130,7 +136,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		spec.Connector.SetWaitPolicy(wait)
 		defer spec.Connector.SetWaitPolicy(sockio.WaitPolicy{})
 	}
-	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals)
+	plan, err := workload.PlanPreparedStatements(ctx, spec.Workload, spec.Connector, spec.Runner.Terminals, whole)
 	if err != nil {
 		return nil, err
 	}

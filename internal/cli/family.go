@@ -133,7 +133,7 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 	if opts.Partition().Processes > 0 {
 		// The children share the server: the limit is checked for all
 		// their terminals here (each child checks its own share too).
-		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals)
+		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals, 0)
 		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
 		if run != nil && err == nil && spec.After != nil {
 			err = spec.After(ctx, conn, run)

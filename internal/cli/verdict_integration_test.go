@@ -434,6 +434,18 @@ func TestPreparedStmtPrecheckRefuses(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("refusal took %s: terminals connected first?", took)
 	}
+	// One partition of a run whose share fits (1000 x 9 statements) and
+	// whose whole run does not (2000 x 9 > 16382): the partitions share
+	// the cap, so it is refused too, before it waits for the others.
+	start = time.Now()
+	_, errs, code = runCLI(t, nil, "sysbench", "run", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "100",
+		"--threads", "2000", "--time", "1", "--partition", "0/2", "--barrier-timeout", "5s", "--run-id", "stmt-whole-"+fmt.Sprint(start.UnixNano()))
+	if code != ExitTooMany || !strings.Contains(errs, "the whole run's 2000 sessions (all partitions) x 9 prepared statements = 18000") {
+		t.Fatalf("partition 0/2: exit %d, want %d: %s", code, ExitTooMany, errs)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("partition's refusal took %s: terminals connected first?", took)
+	}
 	// The same in text mode runs: nothing is prepared server-side.
 	if _, errs, code := runCLI(t, nil, "sysbench", "run", "oltp_read_write", "--target", url, "--tables", "1", "--table-size", "100",
 		"--threads", "2", "--time", "1", "--statement-mode", "text"); code != 0 {

@@ -34,7 +34,8 @@ type Plan struct {
 	StartAt time.Time // agreed in advance (server clock); zero = barrier
 	Timeout time.Duration
 
-	terminals    int
+	terminals    int // this partition's share
+	total        int // the whole run's terminals
 	whFrom, whTo int
 	skew         Skew
 	start        time.Time // agreed start, server clock
@@ -69,11 +70,16 @@ func (p *Plan) Apply(wl workload.Workload, cfg *runner.Config) (workload.Workloa
 			}
 		}
 	}
-	p.terminals = len(ids)
+	p.terminals, p.total = len(ids), total
 	cfg.Rate = cfg.Rate * float64(len(ids)) / float64(total)
 	cfg.Terminals = len(ids)
 	return Wrap(wl, ids, total), nil
 }
+
+// RunTerminals is the whole run's terminals, of which Apply gave this
+// partition its share (0 before Apply): what the server's shared limits
+// (connections, prepared statements) must hold once every partition is in.
+func (p *Plan) RunTerminals() int { return p.total }
 
 // Sync returns the runner's start hook: measure the clock skew against the
 // server, then meet the other partitions at the barrier table (or take the

@@ -31,8 +31,13 @@ type PreparedStmts struct {
 	ServerLimit int64 `json:"server_limit"`  // max_prepared_stmt_count
 	InUseBefore int64 `json:"in_use_before"` // Prepared_stmt_count before the run
 	Terminals   int   `json:"terminals"`
+	// RunTerminals is the whole run's terminals when Terminals are one
+	// partition's share of it (absent otherwise; a merged run's is its
+	// partitions' sum).
+	RunTerminals int `json:"run_terminals,omitempty"`
 	// PerSession is how many server-side statements each session was
-	// allowed: (limit − in use − reserve) / terminals.
+	// allowed: (limit − in use − reserve) / terminals, and for a partition
+	// at most (limit − reserve) / run terminals.
 	PerSession int `json:"per_session"`
 	// Prepared is how many each session prepares server-side; Kinds is how
 	// many distinct statements the workload has. Kinds − Prepared run as

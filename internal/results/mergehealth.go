@@ -5,6 +5,28 @@ import (
 	"math"
 )
 
+// mergeStmts folds a partition's prepared-statement plan into the merged
+// run's: the plan of the partition that prepared fewest (its sessions ran
+// the most statements as text, which the merged run must not hide), over
+// all the partitions' sessions.
+func mergeStmts(acc, p *PreparedStmts) *PreparedStmts {
+	if p == nil {
+		return acc
+	}
+	if acc == nil {
+		m := *p
+		m.RunTerminals = 0
+		return &m
+	}
+	terms := acc.Terminals + p.Terminals
+	if p.Prepared < acc.Prepared {
+		*acc = *p
+		acc.RunTerminals = 0
+	}
+	acc.Terminals = terms
+	return acc
+}
+
 // mergeHealth carries the partitions' health figures into the merged result
 // and judges it: error samples (same class, code, op, message and phase counted
 // once, their counts summed), failed reconnects and open-loop figures summed,
@@ -28,9 +50,7 @@ func mergeHealth(out *Run, parts []*Run, c Criteria) {
 			out.ErrorSamples = append(out.ErrorSamples, s)
 		}
 		out.ReconnectFailures += p.ReconnectFailures
-		if out.PreparedStatements == nil {
-			out.PreparedStatements = p.PreparedStatements
-		}
+		out.PreparedStatements = mergeStmts(out.PreparedStatements, p.PreparedStatements)
 		if out.Error == "" && p.Error != "" {
 			out.Error = fmt.Sprintf("partition %d: %s", p.Partition.Index, p.Error)
 			out.Hint = p.Hint

@@ -49,3 +49,45 @@ func TestMergeJudgesAndKeepsErrorSamples(t *testing.T) {
 		})
 	}
 }
+
+// A merged run keeps the prepared-statement plan of the partition that
+// prepared fewest, over all the partitions' sessions.
+func TestMergeKeepsFewestPreparedStatements(t *testing.T) {
+	plan := func(terms, prepared int) *PreparedStmts {
+		return &PreparedStmts{ServerLimit: 16382, Terminals: terms, RunTerminals: 2048, PerSession: prepared, Prepared: prepared, Kinds: 96}
+	}
+	tests := []struct {
+		name         string
+		a, b         *PreparedStmts
+		wantPrepared int // -1: no plan
+		wantTerms    int
+	}{
+		{"none", nil, nil, -1, 0},
+		{"same plans", plan(1024, 7), plan(1024, 7), 7, 2048},
+		{"the second prepared fewer", plan(1024, 15), plan(1024, 7), 7, 2048},
+		{"the first prepared fewer", plan(1000, 7), plan(1048, 15), 7, 2048},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			parts, _ := syntheticParts(t, 2)
+			parts[0].PreparedStatements, parts[1].PreparedStatements = tc.a, tc.b
+			m, err := Merge(parts, MergeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := m.PreparedStatements
+			if tc.wantPrepared < 0 {
+				if p != nil {
+					t.Fatalf("plan %+v, want none", p)
+				}
+				return
+			}
+			if p == nil || p.Prepared != tc.wantPrepared || p.Terminals != tc.wantTerms || p.RunTerminals != 0 {
+				t.Fatalf("plan %+v, want %d prepared over %d sessions", p, tc.wantPrepared, tc.wantTerms)
+			}
+			if parts[0].PreparedStatements != nil && parts[0].PreparedStatements.Terminals != tc.a.Terminals {
+				t.Errorf("the merge changed partition 0's own plan: %+v", parts[0].PreparedStatements)
+			}
+		})
+	}
+}

@@ -42,6 +42,20 @@ func (l ConnLimit) Shortfall(need int64) string {
 	return strings.Join(short, "; ")
 }
 
+// ShortfallOfAll describes why need sessions exceed the limits themselves,
+// whatever is open (a partitioned run's other partitions may hold some of
+// the open sessions), or returns "" when they fit.
+func (l ConnLimit) ShortfallOfAll(need int64) string {
+	var short []string
+	if l.Server > 0 && need > l.Server {
+		short = append(short, fmt.Sprintf("the server admits %d in all (%s)", l.Server, l.ServerDesc))
+	}
+	if l.User > 0 && need > l.User {
+		short = append(short, fmt.Sprintf("the user may open %d in all (%s)", l.User, l.UserDesc))
+	}
+	return strings.Join(short, "; ")
+}
+
 // ReadConnLimit reads the connection limits on a MySQL or PostgreSQL
 // session; ok is false on SQLite, through a proxy that ProxyName knows
 // (its own limit is not the backend's max_connections it would forward)
