@@ -198,6 +198,7 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time, op
 		Clients:          opened.clients,
 		Reconnects:       res.Reconnects,
 		WarmupReconnects: res.WarmupReconnects,
+		WarmupErrors:     res.WarmupErrors,
 		ConnectS:         round3(res.ConnectTime.Seconds()),
 	}
 	results.Fill(run, cum, ops, secs)

@@ -50,6 +50,9 @@ func TestErrorsLine(t *testing.T) {
 		}, "errors 7 (lock_timeout 1, other 6)   retries 1,245 (deadlock 40, lock_timeout 1205)   reconnects 2"},
 		{"old file: retries without classes", results.Run{Summary: results.Summary{Retries: 54}}, "errors 0   retries 54   reconnects 0"},
 		{"sessions lost in the warm-up", results.Run{Reconnects: 1, WarmupReconnects: 4}, "errors 0   retries 0   reconnects 1 (4 after losses in the warm-up)"},
+		{"transactions of the warm-up failed", results.Run{WarmupErrors: 6}, "errors 0 (+6 started in the warm-up)   retries 0   reconnects 0"},
+		{"both phases failed", results.Run{Summary: results.Summary{Errors: 2}, ErrorsByClass: map[string]int64{"resource_limit": 2}, WarmupErrors: 1234},
+			"errors 2 (resource_limit 2) (+1,234 started in the warm-up)   retries 0   reconnects 0"},
 	} {
 		if got := ErrorsLine(&tc.run); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)

@@ -117,17 +117,21 @@ func SortedKeys[V any](m map[string]V) []string {
 // attempts, each with its classes, then reconnects ("errors 7 (lock_timeout
 // 1, other 6)   retries 1,245 (deadlock 40, lock_timeout 1205)   reconnects
 // 0"). Every failed attempt is in one of the two counts. All are the
-// window's; sessions re-opened after a loss in the warm-up follow ("
-// (4 after losses in the warm-up)"), so that a troubled start does not
-// hide behind the window's zeros.
+// window's; transactions of the warm-up that failed and sessions
+// re-opened after a loss in the warm-up follow ("(+5 started in the
+// warm-up)", "(4 after losses in the warm-up)"), so that a troubled start
+// does not hide behind the window's zeros.
 func ErrorsLine(r *results.Run) string {
 	s := &r.Summary
-	warm := ""
-	if r.WarmupReconnects > 0 {
-		warm = fmt.Sprintf(" (%s after losses in the warm-up)", FI(r.WarmupReconnects))
+	warmErr, warmConn := "", ""
+	if r.WarmupErrors > 0 {
+		warmErr = fmt.Sprintf(" (+%s started in the warm-up)", FI(r.WarmupErrors))
 	}
-	return fmt.Sprintf("errors %s%s   retries %s%s   reconnects %s%s",
-		FI(s.Errors), classesIn(r.ErrorsByClass), FI(s.Retries), classesIn(r.RetriesByClass), FI(r.Reconnects), warm)
+	if r.WarmupReconnects > 0 {
+		warmConn = fmt.Sprintf(" (%s after losses in the warm-up)", FI(r.WarmupReconnects))
+	}
+	return fmt.Sprintf("errors %s%s%s   retries %s%s   reconnects %s%s",
+		FI(s.Errors), classesIn(r.ErrorsByClass), warmErr, FI(s.Retries), classesIn(r.RetriesByClass), FI(r.Reconnects), warmConn)
 }
 
 // classesIn renders counts by class in parentheses (" (deadlock 3, other

@@ -95,6 +95,7 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 		out.Clients = addCounts(out.Clients, p.Clients)
 		out.Reconnects += p.Reconnects
 		out.WarmupReconnects += p.WarmupReconnects
+		out.WarmupErrors += p.WarmupErrors
 		out.ConnectS = math.Max(out.ConnectS, p.ConnectS)
 		pp := p.Partition
 		m.Partitions = append(m.Partitions, PartitionPart{

@@ -65,6 +65,11 @@ type Run struct {
 	// when none; files from before 2026-11-27 counted both in Reconnects).
 	Reconnects       int64 `json:"reconnects"`
 	WarmupReconnects int64 `json:"warmup_reconnects,omitempty"`
+	// WarmupErrors counts the failed transactions that started in the
+	// warm-up (absent when none, and in files from before 2026-11-28):
+	// not in Summary.Errors, ErrorsByClass nor the verdict's success
+	// rate, which are the window's.
+	WarmupErrors int64 `json:"warmup_errors,omitempty"`
 	// Terminals is how the window's work spread over the terminals, and
 	// which completed nothing (terminals.go).
 	Terminals *Terminals `json:"terminals,omitempty"`

@@ -34,6 +34,11 @@ type Result struct {
 	Reconnects, WarmupReconnects int64
 	// ReconnectFailures counts failed attempts to replace a lost session.
 	ReconnectFailures int64
+	// WarmupErrors counts the transactions started in the warm-up that
+	// failed (after their retries): outside the window's figures, as
+	// their latencies are, but a run whose start failed must say so
+	// beside the window's zero.
+	WarmupErrors int64
 	// Fatal is the error that stopped the run early: a permission or
 	// resource-limit error (target.Class.Fatal) fails every terminal the
 	// same way, so the run ends at the first one.
@@ -172,6 +177,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	defer stopHard()
 	var reconnects [2]atomic.Int64 // by the phase of the loss: warm-up, window
 	var reconnectFails atomic.Int64
+	var warmupErrors atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
 	res.ConnectTime = res.Started.Sub(connectStart) - synced
@@ -207,7 +213,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		w := &worker{
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
-			reconnects: &reconnects, reconnectFails: &reconnectFails, pacer: pacer, budget: budget,
+			reconnects: &reconnects, reconnectFails: &reconnectFails, warmupErrors: &warmupErrors, pacer: pacer, budget: budget,
 			samples: samples, stop: stop, open: open, edges: edges,
 		}
 		wg.Add(1)
@@ -353,6 +359,7 @@ loop:
 		res.Dropped = pacer.dropped(res.MeasureTo, res.StartedOps, res.MeasureFrom)
 	}
 	res.WarmupReconnects, res.Reconnects = reconnects[0].Load(), reconnects[1].Load()
+	res.WarmupErrors = warmupErrors.Load()
 	res.Cumulative = reg.Cumulative()
 	res.PerTerminal = reg.PerRecorder()
 	res.LongestIdle = reg.LongestIdle()

@@ -288,6 +288,11 @@ func TestWarmupReconnectsApart(t *testing.T) {
 	if len(res.ErrorSamples) != 1 || res.ErrorSamples[0].Phase != results.PhaseWarmup || res.ErrorSamples[0].Count != 3 {
 		t.Fatalf("error samples %+v, want one warm-up sample of 3", res.ErrorSamples)
 	}
+	// The failed transactions are counted apart too: the window's figures
+	// say 0, the run says 3 started in the warm-up.
+	if res.WarmupErrors != 3 {
+		t.Fatalf("warm-up errors %d, want 3", res.WarmupErrors)
+	}
 }
 
 // TestLoopDoesNotAllocatePerOp: the worker loop and the recording of a

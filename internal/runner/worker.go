@@ -24,6 +24,7 @@ type worker struct {
 	reconnects *[2]atomic.Int64 // re-opened sessions by the loss's phase: warm-up, window
 	// reconnectFails counts failed attempts to replace a lost session.
 	reconnectFails *atomic.Int64
+	warmupErrors   *atomic.Int64 // failed transactions started in the warm-up
 	pacer          *ratePacer
 	clock          *poissonClock // Poisson arrivals: this terminal's process
 	budget         *opBudget
@@ -108,6 +109,9 @@ func (w *worker) loop(soft, hard context.Context) {
 			class = target.Classify(err)
 			outcome = metrics.Failed
 			w.samples.add(phase, op, class, err)
+			if phase == metrics.Warmup {
+				w.warmupErrors.Add(1)
+			}
 			if class.Fatal() {
 				w.stop.trigger(err)
 			}

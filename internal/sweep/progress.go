@@ -51,6 +51,9 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 		if s.Errors > 0 {
 			line += fmt.Sprintf("  errors %d", s.Errors)
 		}
+		if r.WarmupErrors > 0 {
+			line += fmt.Sprintf("  warm-up errors %d", r.WarmupErrors)
+		}
 	}
 	if err != nil {
 		line += "  (" + err.Error() + ")"
