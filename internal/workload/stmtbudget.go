@@ -95,6 +95,10 @@ type stmtBudget struct {
 	per          int   // statements each session may prepare
 }
 
+// newStmtBudget gives each of terminals sessions (of a whole run of
+// whole; 0 when not a partition) an equal share of what lim leaves free
+// less the reserve, and a partition at most its share of the limit less
+// the reserve over the whole run's sessions.
 func newStmtBudget(lim target.PreparedStmtLimit, terminals, whole int) stmtBudget {
 	b := stmtBudget{lim: lim, terms: max(1, terminals), reserve: max(16, lim.Max/100)}
 	b.whole = max(b.terms, whole)
