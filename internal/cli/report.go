@@ -28,7 +28,8 @@ any directory of run JSON files, or a single run JSON file. The report holds:
     concurrency adds less than 5%);
   - side-by-side comparisons and the plan's named comparisons
     (overhead = (base - other) / base, speed-up = other / base);
-  - TPC-C checks, driver-bound warnings and failed steps.
+  - TPC-C checks, driver-bound warnings, failed steps, and steps that ran
+    part of their statements as text to fit max_prepared_stmt_count.
 Output is deterministic: the same results give byte-identical files.`,
 		Example: `  benchpress report results/poc-2026-11-22/
   benchpress report results/tpcc-run.json`,

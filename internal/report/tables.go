@@ -30,6 +30,9 @@ func stepNotes(c *Case, s *Step) string {
 	if b := stepBottleneck(s); b != "" {
 		n = append(n, b)
 	}
+	if t := textStmtNote(s.Run); t != "" {
+		n = append(n, t)
+	}
 	if m := s.Run.Merged; m != nil {
 		n = append(n, fmt.Sprintf("%d partitions merged", len(m.Partitions)))
 	}
@@ -40,6 +43,19 @@ func stepNotes(c *Case, s *Step) string {
 		n = append(n, "saturation")
 	}
 	return strings.Join(n, ", ")
+}
+
+// textStmtNote says that a MySQL step ran part of its statements as text
+// to fit the server's max_prepared_stmt_count ("7 of 96 statements
+// prepared, the rest as text (max_prepared_stmt_count 16382)"), or "":
+// the client-server work per transaction differs from the steps that
+// prepared every statement, which the step table must not hide.
+func textStmtNote(r *results.Run) string {
+	p := r.PreparedStatements
+	if p == nil || p.Prepared >= p.Kinds {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d statements prepared, the rest as text (max_prepared_stmt_count %d)", p.Prepared, p.Kinds, p.ServerLimit)
 }
 
 // failedRow fills a row of width cols for a failed step.

@@ -64,6 +64,31 @@ func TestStepNotOK(t *testing.T) {
 	}
 }
 
+// A step that ran statements as text for the server's cap says so in its
+// notes; one that prepared them all (or ran on a server without the cap)
+// does not.
+func TestTextStmtNote(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		plan *results.PreparedStmts
+		want string
+	}{
+		{"no plan (PostgreSQL, text mode)", nil, ""},
+		{"all prepared", &results.PreparedStmts{ServerLimit: 16382, Terminals: 8, PerSession: 2027, Prepared: 96, Kinds: 96}, ""},
+		{"2048 terminals at the default cap", &results.PreparedStmts{ServerLimit: 16382, Terminals: 2048, PerSession: 7, Prepared: 7, Kinds: 96},
+			"7 of 96 statements prepared, the rest as text (max_prepared_stmt_count 16382)"},
+	} {
+		r := &results.Run{Status: "ok", Verdict: results.VerdictOK, PreparedStatements: tc.plan}
+		if got := textStmtNote(r); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		c := &Case{Steps: []*Step{{Concurrency: 8, Run: r}}}
+		if notes := stepNotes(c, c.Steps[0]); tc.want != "" && !strings.Contains(notes, tc.want) {
+			t.Errorf("%s: step notes %q lack %q", tc.name, notes, tc.want)
+		}
+	}
+}
+
 // The proxy fixture (a real sweep: direct 1024 degraded, proxy 256
 // degraded, proxy 1024 failed) marks those steps wherever they stand
 // beside others, leaves them out of the mean overhead, crosses them out in
