@@ -32,8 +32,8 @@ type PreparedStmts struct {
 	InUseBefore int64 `json:"in_use_before"` // Prepared_stmt_count before the run
 	Terminals   int   `json:"terminals"`
 	// RunTerminals is the whole run's terminals when Terminals are one
-	// partition's share of it (absent otherwise; a merged run's is its
-	// partitions' sum).
+	// partition's share of it (absent otherwise, and in a merged run,
+	// whose Terminals are its partitions' sum).
 	RunTerminals int `json:"run_terminals,omitempty"`
 	// PerSession is how many server-side statements each session was
 	// allowed: (limit − in use − reserve) / terminals, and for a partition
