@@ -23,6 +23,7 @@ func TestExitCodesOfVerdictsAndLimits(t *testing.T) {
 		{"failed check", &CheckError{Name: "p90 new_order <= 5s"}, ExitCheckFailed},
 		{"statement cap", fmt.Errorf("run: %w", ErrStmtLimit), ExitTooMany},
 		{"refused at start by a privilege", withHint(fmt.Errorf("terminal 1: %w", &mysql.MySQLError{Number: 1142})), ExitRunFailed},
+		{"statement cap reached at start", withHint(fmt.Errorf("terminal 3: prepare: %w", &mysql.MySQLError{Number: 1461})), ExitTooMany},
 		{"connection limit at start", withHint(&target.ConnectError{Kind: target.ConnectTooMany, Err: &mysql.MySQLError{Number: 1226}}), ExitTooMany},
 		{"unknown server variable", &target.ConnectError{Kind: target.ConnectBadParams, Err: &mysql.MySQLError{Number: 1193}}, ExitUsage},
 		{"TLS the server does not offer", &target.ConnectError{Kind: target.ConnectBadParams, Err: fmt.Errorf("%w (requested by the target URL's tls=true)", mysql.ErrNoTLS)}, ExitUsage},

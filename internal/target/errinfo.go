@@ -35,7 +35,7 @@ func ErrorCode(err error) string {
 func Hint(err error) string {
 	code := ErrorCode(err)
 	switch {
-	case code == "1461":
+	case IsStmtLimit(err):
 		return "the server's max_prepared_stmt_count is exhausted: raise it (SET GLOBAL max_prepared_stmt_count = ...), run fewer terminals, or use --statement-mode text"
 	case code == "53300":
 		return "the server's connection limit is reached: raise max_connections (or the role's CONNECTION LIMIT), or run fewer terminals"
@@ -52,6 +52,10 @@ func Hint(err error) string {
 	}
 	return ""
 }
+
+// IsStmtLimit reports a MySQL server's refusal of a prepared statement
+// for its max_prepared_stmt_count (1461), which all sessions share.
+func IsStmtLimit(err error) bool { return ErrorCode(err) == "1461" }
 
 // IsConnLimit reports a server's refusal of a session for its connection
 // limit: MySQL 1040 (max_connections), 1203 and 1226 (the user's

@@ -110,7 +110,7 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 		for _, k := range w.kinds {
 			st, err := conn.Prepare(ctx, stmtSQL(k, tbl))
 			if err != nil {
-				return nil, wrapMissing(fmt.Errorf("prepare %q: %w", stmtSQL(k, tbl), err))
+				return nil, wrapMissing(err) // the target's error names the statement
 			}
 			t.stmts[tbl-1][k] = st
 		}

@@ -175,7 +175,7 @@ func (t *Terminal) prepare(ctx context.Context, template string) (target.Stmt, e
 		s, err = t.conn.Prepare(ctx, sql)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("prepare %q: %w", sql, err)
+		return nil, err // the target's error names the statement
 	}
 	t.stmts = append(t.stmts, s)
 	return s, nil

@@ -130,8 +130,7 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 	c := &w.cfg
 	prep := func(sql string) (target.Stmt, error) {
 		st, err := conn.Prepare(ctx, sql)
-		if err != nil {
-			err = fmt.Errorf("prepare %q: %w", sql, err)
+		if err != nil { // the target's error names the statement
 			if isMissingTable(err) {
 				err = fmt.Errorf("%w: %w", workload.ErrNotPrepared, err)
 			}
