@@ -82,12 +82,13 @@ func ExitCode(err error) int {
 			return ExitFailure
 		}
 		return ExitUnreachable
-	case errors.As(err, new(*StartError)) && target.IsStmtLimit(err):
-		// The statement cap reached while the terminals prepared (another
-		// client took statements after the plan): a server limit too low
-		// for the run, as the plan's own refusal (ErrStmtLimit) says.
-		return ExitTooMany
 	case errors.As(err, new(*StartError)): // after ConnectError: a connection limit stays 9
+		// The statement cap reached while the terminals prepared (another
+		// client took statements after the plan) is a server limit too low
+		// for the run, as the plan's own refusal (ErrStmtLimit) says.
+		if target.IsStmtLimit(err) {
+			return ExitTooMany
+		}
 		return ExitRunFailed
 	case errors.Is(err, workload.ErrNotPrepared):
 		return ExitNotPrepared
