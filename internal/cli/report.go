@@ -25,7 +25,8 @@ any directory of run JSON files, or a single run JSON file. The report holds:
     YCSB per operation type ops, ops/s and latency percentiles in microseconds;
   - charts: throughput and p95/p99 latency vs concurrency, throughput over time;
   - each case's peak and saturation point (first step after which more
-    concurrency adds less than 5%);
+    concurrency adds less than 5%), both among the steps judged ok: failed,
+    degraded and interrupted steps are shown, marked, and never decide them;
   - side-by-side comparisons and the plan's named comparisons
     (overhead = (base - other) / base, speed-up = other / base);
   - TPC-C checks, driver-bound warnings, failed steps, and steps that ran

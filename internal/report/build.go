@@ -59,7 +59,7 @@ func summarySection(d *Doc, ds *Dataset) {
 		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, fmt.Sprint(len(c.Steps)), peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
 	}
 	d.table(t)
-	d.p(fmt.Sprintf("Peak is the step with the highest throughput among those that ran to their end with verdict ok (failed, degraded and interrupted steps are never the peak). Saturation is the first step after which more concurrency adds less than %.0f%% throughput.", SaturationGain*100))
+	d.p(fmt.Sprintf("Peak is the step with the highest throughput among those that ran to their end with verdict ok (failed, degraded and interrupted steps are never the peak). Saturation is the first step after which more concurrency adds less than %.0f%% throughput, among the same steps.", SaturationGain*100))
 }
 
 // envSection: client host, benchpress version and the targets.

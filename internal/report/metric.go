@@ -105,13 +105,16 @@ func (c *Case) Peak() *Step {
 // considered not to help.
 const SaturationGain = 0.05
 
-// Saturation returns the first usable step after which the next step adds
-// less than 5 % throughput (nil when every step still gains, or with fewer
-// than two usable steps).
+// Saturation returns the first step judged ok after which the next step
+// judged ok adds less than 5 % throughput (nil when every such step still
+// gains, or with fewer than two). Failed, degraded and interrupted steps
+// are passed over as they are for Peak: their throughput stands behind
+// errors or a failed check, and the flattening the saturation point
+// claims must come from good measurements on both sides.
 func (c *Case) Saturation() *Step {
 	var prev *Step
 	for _, s := range c.Steps {
-		if !s.ok() {
+		if !s.judgedOK() {
 			continue
 		}
 		if prev != nil && Throughput(s.Run) < Throughput(prev.Run)*(1+SaturationGain) {

@@ -160,10 +160,19 @@ func TestOverheadMatchesSeed(t *testing.T) {
 }
 
 func TestPeakAndSaturation(t *testing.T) {
+	// A negative value is a step of that throughput whose verdict is
+	// degraded (errors), one ending in .25 a step that failed its
+	// checks: neither may be the peak nor decide the saturation point.
 	mk := func(vals ...float64) *Case {
 		c := &Case{Workload: "sysbench/oltp_read_write"}
 		for i, v := range vals {
 			r := &results.Run{Workload: c.Workload, Status: "ok"}
+			switch {
+			case v < 0:
+				v, r.Verdict = -v, results.VerdictDegraded
+			case v != float64(int(v)) && v-float64(int(v)) == 0.25:
+				r.Verdict = results.VerdictFailed
+			}
 			r.Summary.TPS = v
 			c.Steps = append(c.Steps, &Step{Concurrency: 1 << i, Run: r})
 		}
@@ -178,6 +187,9 @@ func TestPeakAndSaturation(t *testing.T) {
 		{"flattens", []float64{10, 20, 20.5, 22}, 8, 2},
 		{"drops", []float64{10, 30, 25}, 2, 2},
 		{"single", []float64{5}, 1, 0},
+		{"a degraded step does not flatten the curve", []float64{10, 20, -20.5, 40}, 8, 0},
+		{"a degraded step is passed over", []float64{10, 20, -30, 20.5}, 8, 2},
+		{"a failed step is passed over", []float64{10, 20, 20.25, 40}, 8, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
