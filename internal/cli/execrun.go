@@ -117,6 +117,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// Ps, through the global queue where the terminals hold every P
 	// (target.SharedYield: their yields let the runner's goroutines run).
 	if blocking {
+		cfg.ThreadEach = true
 		cfg.YieldEvery = blockingYieldEvery
 		cfg.LocalYield = !yield
 	}

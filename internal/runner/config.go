@@ -44,6 +44,12 @@ type Config struct {
 	// client, instead of whichever thread last ran the goroutine (only a
 	// yield between transactions can move it: worker.yield).
 	OwnThreads bool
+	// ThreadEach makes an OS thread for every terminal before the run's
+	// clock starts (terminalGate), for terminals that each hold one while
+	// they wait (blocking sockets); the runtime keeps them idle until the
+	// terminals block. Implied by OwnThreads. Poller runs leave it off:
+	// their thousands of terminals share a few threads.
+	ThreadEach bool
 	// YieldEvery makes a terminal pass through the Go scheduler between
 	// transactions at most this often (worker.yield); 0 never. A terminal
 	// whose socket blocks in read on its own P never enters the scheduler

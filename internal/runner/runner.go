@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -164,8 +163,12 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if cfg.BeforeStart != nil {
 		cfg.BeforeStart(ctx, conns)
 	}
+	var wg sync.WaitGroup
+	gate := startTerminals(len(terms), cfg.ThreadEach || cfg.OwnThreads, cfg.OwnThreads, &wg)
 	synced, err := awaitStart(ctx, &cfg, terms, conns)
 	if err != nil {
+		gate.open(nil)
+		wg.Wait()
 		return nil, err
 	}
 
@@ -208,7 +211,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		edges.set(runEndAt)
 	}
 
-	var wg sync.WaitGroup
+	loops := make([]func(), len(terms))
 	for i := range terms {
 		w := &worker{
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
@@ -216,15 +219,9 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			reconnects: &reconnects, reconnectFails: &reconnectFails, warmupErrors: &warmupErrors, pacer: pacer, budget: budget,
 			samples: samples, stop: stop, open: open, edges: edges,
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if cfg.OwnThreads {
-				runtime.LockOSThread() // the thread ends with the goroutine
-			}
-			w.loop(softCtx, hardCtx)
-		}()
+		loops[i] = func() { w.loop(softCtx, hardCtx) }
 	}
+	gate.open(loops)
 
 	// The ticker: the only goroutine that merges shards.
 	tick := time.NewTicker(time.Second)
