@@ -19,9 +19,13 @@ type connBudget struct {
 	limit     target.ConnLimit
 	terminals int
 	whole     int // the whole run's terminals when this is a partition; else 0
-	endpoints int
-	endpoint  string // the endpoint the limit was read on
-	need      int64  // sessions per endpoint
+	// quietWhole leaves the whole run's shortfall out of the warning: it
+	// is the same in every partition and partition 0 says it; a
+	// refusal's hint (explain) still gives it.
+	quietWhole bool
+	endpoints  int
+	endpoint   string // the endpoint the limit was read on
+	need       int64  // sessions per endpoint
 }
 
 // readConnBudget reads the limit on a session of its own, closed before it
@@ -61,9 +65,12 @@ func newConnBudget(lim target.ConnLimit, terminals, whole, endpoints int, endpoi
 func perEndpoint(terminals, n int) int64 { return int64((terminals + n - 1) / n) }
 
 // checkConnBudget reads the limit (readConnBudget) and prints its warning
-// to w when the terminals will not fit.
-func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, terminals, whole int) *connBudget {
+// to w when the terminals will not fit. quietWhole: see connBudget.
+func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, terminals, whole int, quietWhole bool) *connBudget {
 	b := readConnBudget(ctx, c, terminals, whole)
+	if b != nil {
+		b.quietWhole = quietWhole
+	}
 	if msg := b.warning(); msg != "" {
 		fmt.Fprintln(w, "warning:", msg)
 	}
@@ -76,7 +83,10 @@ func checkConnBudget(ctx context.Context, w io.Writer, c *target.Connector, term
 // fit or the limit is unknown. A partition's terminals are checked beside
 // the sessions open now, and the whole run's against the limit itself
 // (the other partitions' sessions may be among the open ones, or not yet).
-func (b *connBudget) shortfall() string {
+func (b *connBudget) shortfall() string { return b.shortfallOf(true) }
+
+// shortfallOf is shortfall, without the whole run's sentence unless whole.
+func (b *connBudget) shortfallOf(whole bool) string {
 	if b == nil {
 		return ""
 	}
@@ -84,7 +94,7 @@ func (b *connBudget) shortfall() string {
 	if s := b.limit.Shortfall(b.need); s != "" {
 		out = append(out, b.sessions(b.terminals, b.need)+s)
 	}
-	if b.whole > 0 {
+	if whole && b.whole > 0 {
 		need := perEndpoint(b.whole, b.endpoints)
 		if s := b.limit.ShortfallOfAll(need); s != "" {
 			out = append(out, "the whole run's "+b.sessions(b.whole, need)+s)
@@ -107,7 +117,7 @@ func (b *connBudget) sessions(terminals int, need int64) string {
 // multiplex the sessions), and a refusal then fails it with this figure
 // in its hint (explain).
 func (b *connBudget) warning() string {
-	s := b.shortfall()
+	s := b.shortfallOf(b == nil || !b.quietWhole)
 	if s == "" {
 		return ""
 	}

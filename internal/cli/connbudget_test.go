@@ -46,3 +46,25 @@ func TestConnBudgetShortfall(t *testing.T) {
 		})
 	}
 }
+
+// TestConnBudgetWholeRunWarnedOnce: the whole run's shortfall is the same
+// in every partition, so only partition 0 warns of it (quietWhole in the
+// others); every partition's own shortfall, and the figures a refusal's
+// hint gives, stay.
+func TestConnBudgetWholeRunWarnedOnce(t *testing.T) {
+	lim := target.ConnLimit{Server: 500, ServerDesc: "max_connections 500", ServerInUse: 253}
+	for _, quiet := range []bool{false, true} {
+		b := newConnBudget(lim, 250, 600, 1, "db1:3306")
+		b.quietWhole = quiet
+		w := b.warning()
+		if !strings.Contains(w, "250 terminal(s) need 250 session(s)") {
+			t.Errorf("quietWhole %v: warning %q lacks the partition's own shortfall", quiet, w)
+		}
+		if got := strings.Contains(w, "the whole run's"); got == quiet {
+			t.Errorf("quietWhole %v: warning %q says the whole run's shortfall: %v", quiet, w, got)
+		}
+		if s := b.shortfall(); !strings.Contains(s, "the whole run's 600 terminal(s)") {
+			t.Errorf("quietWhole %v: shortfall (a refusal's hint) %q lacks the whole run", quiet, s)
+		}
+	}
+}

@@ -83,11 +83,14 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// session (which stays open through the run).
 	// A partition checks its share and the whole run's terminals: the
 	// partitions on other machines share the server's limits.
-	whole := 0
+	// Only the first partition warns of the whole run's shortfall: it is
+	// the same sentence in every one (with --processes N the parent and
+	// every child said it: N+1 lines).
+	whole, quietWhole := 0, false
 	if spec.Part != nil {
-		whole = spec.Part.RunTerminals()
+		whole, quietWhole = spec.Part.RunTerminals(), spec.Part.Spec.Index > 0
 	}
-	budget := checkConnBudget(ctx, app.Err, spec.Connector, cfg.Terminals, whole)
+	budget := checkConnBudget(ctx, app.Err, spec.Connector, cfg.Terminals, whole, quietWhole)
 	if !spec.Quiet {
 		fmt.Fprintf(app.Err, "connecting %d terminal(s) to %s ...\n", cfg.Terminals, spec.Connector.Target().Redacted())
 	}

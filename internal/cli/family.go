@@ -132,8 +132,9 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 	}
 	if opts.Partition().Processes > 0 {
 		// The children share the server: the limit is checked for all
-		// their terminals here (each child checks its own share too).
-		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals, 0)
+		// their terminals here (each child checks its own share too;
+		// partition 0 also the whole run against the limit itself).
+		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals, 0, false)
 		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
 		if run != nil && err == nil && spec.After != nil {
 			err = spec.After(ctx, conn, run)
