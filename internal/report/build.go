@@ -33,7 +33,12 @@ func summarySection(d *Doc, ds *Dataset) {
 	d.h(2, "Summary")
 	t := Table{Header: []string{"Case", "Workload", "Target", "Steps", "Peak at", "Peak throughput", "p95 at peak ms", "Saturation at", "Failed / degraded steps", "Warnings"}, Align: "lllrrrrrrl"}
 	for _, c := range ds.Cases {
-		peakAt, peakV, p95, sat := "-", "-", "-", "not reached"
+		// "not reached" needs two steps judged ok that still gained; with
+		// fewer the saturation point cannot be told ("-").
+		peakAt, peakV, p95, sat := "-", "-", "-", "-"
+		if c.judgedOKSteps() >= 2 {
+			sat = "not reached"
+		}
 		if p := c.Peak(); p != nil {
 			peakAt = fmt.Sprint(p.Concurrency)
 			peakV = f2(Throughput(p.Run)) + " " + MetricName(c.Kind())

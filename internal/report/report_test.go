@@ -170,7 +170,7 @@ func TestPeakAndSaturation(t *testing.T) {
 			switch {
 			case v < 0:
 				v, r.Verdict = -v, results.VerdictDegraded
-			case v != float64(int(v)) && v-float64(int(v)) == 0.25:
+			case v-float64(int(v)) == 0.25:
 				r.Verdict = results.VerdictFailed
 			}
 			r.Summary.TPS = v
