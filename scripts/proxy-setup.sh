@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # proxy-setup.sh — install (when missing) and start ShardingSphere-Proxy 5.1.0
 # on 127.0.0.1 as a sharding-proxy test target for benchpress. Idempotent: a
-# proxy already answering on the port is reused.
+# proxy already answering on the port is reused, unless its logical databases
+# cannot reach their backends (then the proxy this script started is
+# restarted).
 #
 #   bash scripts/proxy-setup.sh          # after scripts/db-setup.sh
 #   bash scripts/proxy-setup.sh stop     # stop the proxy this script started
@@ -46,6 +48,14 @@ proxy_up() { # the proxy (not some other server) serves every logical database o
   done
 }
 
+proxy_serves() { # every logical database answers a query that needs a backend connection
+  local db
+  for db in $(sed -n 's/^schemaName: //p' scripts/proxy/conf/config-*.yaml); do
+    timeout 10 mariadb -h127.0.0.1 -P"$PORT" -u"$DB_USER" -p"$DB_PASSWORD" --connect-timeout=3 \
+      -N -e 'SELECT 1' "$db" >/dev/null 2>&1 || return 1
+  done
+}
+
 if [ "${1:-}" = stop ]; then
   if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
     kill "$(cat "$PIDFILE")" && log "stopped proxy (pid $(cat "$PIDFILE"))"
@@ -54,13 +64,31 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 
+# A proxy that lists the databases but cannot reach its backends is not
+# reused: after a run that exhausted its connection pool (HikariPool
+# timeouts) ShardingSphere-Proxy 5.1.0 was seen keeping every backend
+# connection, idle on MariaDB, so that each later query waited 30 s and
+# failed.
+why="its configuration is out of date"
 if proxy_up; then
-  log "proxy already running on 127.0.0.1:$PORT"
-  exit 0
+  if proxy_serves; then
+    log "proxy already running on 127.0.0.1:$PORT"
+    exit 0
+  fi
+  why="a query waited for a backend connection (its pool is exhausted)"
+  if ! { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }; then
+    log "the proxy on 127.0.0.1:$PORT cannot reach its backends ($why) and was not started by this script: stop it"
+    exit 1
+  fi
 fi
 if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-  log "restarting the proxy (pid $(cat "$PIDFILE")): its configuration is out of date"
-  kill "$(cat "$PIDFILE")"; sleep 3
+  old=$(cat "$PIDFILE")
+  log "restarting the proxy (pid $old): $why"
+  kill "$old"
+  # Until it has gone: the new one could not bind the port, and the old
+  # one would still answer the readiness check below.
+  for _ in $(seq 1 30); do kill -0 "$old" 2>/dev/null || break; sleep 1; done
+  kill -9 "$old" 2>/dev/null || true
 fi
 
 # ------------------------------------------------------------ JDK, Maven
@@ -118,7 +146,7 @@ for _ in $(seq 1 "$WAIT"); do
   kill -0 "$(cat "$PIDFILE")" 2>/dev/null || break
   sleep 1
 done
-if ! proxy_up; then
+if ! proxy_up || ! proxy_serves; then
   log "the proxy did not start (waited at most ${WAIT}s); end of $RUN/proxy.log:"
   tail -40 "$RUN/proxy.log" >&2
   kill "$(cat "$PIDFILE")" 2>/dev/null || true

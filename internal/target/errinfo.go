@@ -42,7 +42,7 @@ func Hint(err error) string {
 	case IsConnLimit(err):
 		return "the server's connection limit is reached: raise max_connections (or the user's max_user_connections), or run fewer terminals"
 	case proxyPoolExhausted(err):
-		return "the proxy's pool of connections to its databases is exhausted (a request waited for a backend connection until the pool's timeout): raise the pool's size (ShardingSphere-Proxy: maxPoolSize of each storage unit) or run fewer terminals"
+		return "the proxy's pool of connections to its databases is exhausted (a request waited for a backend connection until the pool's timeout): raise the pool's size (ShardingSphere-Proxy: maxPoolSize of each storage unit) or run fewer terminals; if a later run's first statements wait the same way, restart the proxy (ShardingSphere-Proxy 5.1.0 has kept every backend connection after such a run)"
 	}
 	switch Classify(err) {
 	case ClassPermission:
