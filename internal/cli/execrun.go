@@ -51,7 +51,15 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	var acct *monitor.Self
 	startAcct := func() { acct = monitor.StartSelf() }
 	if !spec.Quiet && cfg.ReportInterval > 0 {
-		cfg.OnReport = func(r runner.Report) { fmt.Fprintln(app.Err, live(r)) }
+		cfg.OnReport = func(r runner.Report) {
+			line := live(r)
+			if r.Final {
+				// Else it reads as a second line for the same second
+				// ("[ 20s ]" twice), with the drain's slow tail.
+				line += fmt.Sprintf("  (last %.2f s, with the drain)", r.Seconds)
+			}
+			fmt.Fprintln(app.Err, line)
+		}
 	}
 	cfg.OnPhase = func(p string) {
 		switch p {

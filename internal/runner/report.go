@@ -13,6 +13,9 @@ type reporter struct {
 	started time.Time
 	acc     *metrics.Snapshot // merged ticks of the current report window (reused)
 	last    time.Time
+	// ending is set once the window has closed and its drain is over:
+	// the line emitted from then on is the run's last (Report.Final).
+	ending bool
 }
 
 func newReporter(cfg *Config, reg *metrics.Registry, started time.Time) *reporter {
@@ -62,7 +65,7 @@ func (r *reporter) emit(now time.Time) {
 	}
 	r.cfg.OnReport(Report{
 		Elapsed: now.Sub(r.started), Phase: phase, Seconds: now.Sub(r.last).Seconds(),
-		Snap: r.acc, OpNames: r.reg.Ops(), Terminal: r.cfg.Terminals,
+		Snap: r.acc, OpNames: r.reg.Ops(), Terminal: r.cfg.Terminals, Final: r.ending,
 	})
 	r.acc.Reset()
 	r.last = now

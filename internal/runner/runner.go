@@ -136,6 +136,10 @@ type Report struct {
 	Snap     *metrics.Snapshot // valid only during the OnReport call
 	OpNames  []string
 	Terminal int
+	// Final marks the run's last line: what is left of the window since
+	// the line before and the drain of the transactions still in flight
+	// when it closed (Seconds long), printed once they have completed.
+	Final bool
 }
 
 // Run executes wl with cfg. It returns a Result for whatever was measured,
@@ -296,6 +300,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 			stopHard()
 			waitTimeout(&wg, 5*time.Second)
 		}
+		rep.ending = true
 		doTick()
 		rep.flush(time.Now())
 		reg.SetPhase(metrics.Done)
