@@ -12,14 +12,16 @@ import (
 // blocking socket mode) holds an OS thread while it waits, so a run of 128
 // such terminals needs about 128 threads, which the runtime creates when
 // the terminals first block: started with the clock, the process went from
-// 46 to 134 threads in the run's first 0.3 s, with goroutines waiting up
-// to 88 ms for a thread meanwhile (runtime/trace), on the cores the server
-// uses too. Here each goroutine first parks locked to a thread of its own
-// (the runtime creates it then, before the clock), and then lets it go to
-// the runtime's idle threads, from which the blocking terminals take theirs
-// once the run starts. With Config.OwnThreads the terminal keeps it. sysbench
-// likewise creates its threads and connects them before a barrier after
-// which its clock starts.
+// 46 to 134 threads in the run's first 0.3 s, on the cores the server uses
+// too. Here each goroutine first parks locked to a thread of its own (the
+// runtime creates it then, before the clock), and then lets it go to the
+// runtime's idle threads, from which the blocking terminals take theirs
+// once the run starts. With Config.OwnThreads the terminal keeps it.
+// sysbench likewise creates its threads and connects them before a barrier
+// after which its clock starts. Opening the gate still wakes the terminals
+// one thread wake-up after another (at 128 terminals goroutines waited up
+// to 87 ms, as long as they had waited for the threads' creation:
+// docs/benchmarks.md, "2026-11-28 (12:10)").
 type terminalGate struct {
 	threads, ready sync.WaitGroup
 	threaded, gate chan struct{}
