@@ -33,28 +33,30 @@ func summarySection(d *Doc, ds *Dataset) {
 	d.h(2, "Summary")
 	t := Table{Header: []string{"Case", "Workload", "Target", "Steps", "Peak at", "Peak throughput", "p95 at peak ms", "Saturation at", "Failed / degraded steps", "Warnings"}, Align: "lllrrrrrrl"}
 	for _, c := range ds.Cases {
-		// "not reached" needs two steps judged ok that still gained; with
-		// fewer the saturation point cannot be told ("-").
 		peakAt, peakV, p95, sat := "-", "-", "-", "-"
-		if c.judgedOKSteps() >= 2 {
-			sat = "not reached"
-		}
 		if p := c.Peak(); p != nil {
 			peakAt = fmt.Sprint(p.Concurrency)
 			peakV = f2(Throughput(p.Run)) + " " + MetricName(c.Kind())
 			p95 = f2(p.Run.Summary.P95MS)
 		}
-		if s := c.Saturation(); s != nil {
-			sat = fmt.Sprint(s.Concurrency)
-		}
-		failed, bound := 0, 0
+		failed, bound, judged := 0, 0, 0
 		for _, s := range c.Steps {
+			if s.judgedOK() {
+				judged++
+			}
 			if s.Run.Status == "failed" || s.Run.Verdict == results.VerdictFailed || s.Run.Verdict == results.VerdictDegraded {
 				failed++
 			}
 			if s.Run.Driver != nil && s.Run.Driver.DriverBound {
 				bound++
 			}
+		}
+		// "not reached" needs two steps judged ok that still gained; with
+		// fewer the saturation point cannot be told ("-").
+		if st := c.Saturation(); st != nil {
+			sat = fmt.Sprint(st.Concurrency)
+		} else if judged >= 2 {
+			sat = "not reached"
 		}
 		warn := ""
 		if bound > 0 {

@@ -101,18 +101,6 @@ func (c *Case) Peak() *Step {
 	return best
 }
 
-// judgedOKSteps counts the steps judged ok: those Peak and Saturation
-// decide on.
-func (c *Case) judgedOKSteps() int {
-	n := 0
-	for _, s := range c.Steps {
-		if s.judgedOK() {
-			n++
-		}
-	}
-	return n
-}
-
 // SaturationGain is the throughput gain below which more concurrency is
 // considered not to help.
 const SaturationGain = 0.05
