@@ -9,8 +9,9 @@ import (
 	"unsafe"
 )
 
-// ProcGroup is one reading of a named process group: every process whose
-// command name (comm) is the group's name.
+// ProcGroup is one reading of a named process group: the processes of one
+// instance of a program, found by their command name (comm); see
+// procs_instance.go for how instances are told apart and named.
 type ProcGroup struct {
 	// CPUS is cumulative user+system CPU seconds. For the local /proc source
 	// it only grows: each process contributes what it used while watched,
@@ -40,14 +41,16 @@ const clkTck = 100
 // procStat is the part of /proc/<pid>/stat a process group needs.
 type procStat struct {
 	comm      []byte // a view into the data parsed
+	ppid      int
 	cpuTicks  uint64 // utime + stime
 	startTime uint64 // clock ticks after boot: tells a reused pid apart
 	rssPages  uint64
 }
 
 // statFields are the fields read, counted from field 3 (state, the first
-// after the command name): utime (14), stime (15), starttime (22), rss (24).
-var statFields = [4]int{11, 12, 19, 21}
+// after the command name): ppid (4), utime (14), stime (15), starttime
+// (22), rss (24).
+var statFields = [5]int{1, 11, 12, 19, 21}
 
 // parseProcPidStat parses the contents of /proc/<pid>/stat (proc(5))
 // without allocating: the monitor reads it for every server process each
@@ -60,7 +63,7 @@ func parseProcPidStat(data []byte) (procStat, error) {
 		return procStat{}, errors.New("stat: no (comm)")
 	}
 	st := procStat{comm: data[open+1 : end]}
-	var v [4]uint64
+	var v [len(statFields)]uint64
 	field, next := 0, 0 // fields after comm, the next of statFields wanted
 	rest := data[end+1:]
 	for i := 0; i < len(rest) && next < len(statFields); {
@@ -88,7 +91,7 @@ func parseProcPidStat(data []byte) (procStat, error) {
 	if next < len(statFields) {
 		return procStat{}, fmt.Errorf("stat: %d fields after comm, want at least 22", field)
 	}
-	st.cpuTicks, st.startTime, st.rssPages = v[0]+v[1], v[2], v[3]
+	st.ppid, st.cpuTicks, st.startTime, st.rssPages = int(v[0]), v[1]+v[2], v[3], v[4]
 	return st, nil
 }
 
@@ -123,6 +126,15 @@ type localProcs struct {
 	kept    map[int]*keptFiles
 	nKept   int
 	keepMax int
+	// Instances (procs_instance.go): the reading's watched processes and
+	// their index by pid, the first instance seen of each name in a
+	// reading, the names seen with more than one, and the labels of the
+	// instances of those.
+	ents      []procEntry
+	byPid     map[int]int
+	firstRoot map[string]int
+	split     map[string]bool
+	labels    map[pidKey]string
 }
 
 // keptFiles are one watched process's open descriptors (-1: none) of
@@ -149,7 +161,8 @@ func newLocalProcs(names []string) *localProcs {
 		names = DefaultProcessNames
 	}
 	p := &localProcs{root: "/proc", names: map[string]string{}, last: map[pidKey]uint64{}, cum: map[string]float64{}, other: map[int]bool{},
-		buf: make([]byte, 1024), kept: map[int]*keptFiles{}, keepMax: procFDBudget()}
+		buf: make([]byte, 1024), kept: map[int]*keptFiles{}, keepMax: procFDBudget(),
+		byPid: map[int]int{}, firstRoot: map[string]int{}, split: map[string]bool{}, labels: map[pidKey]string{}}
 	for _, n := range names {
 		p.names[truncComm(n)] = truncComm(n)
 	}
@@ -172,13 +185,10 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("processes: %w", err)
 	}
-	page := uint64(os.Getpagesize())
 	if p.reads++; p.reads%otherTTL == 0 {
 		clear(p.other)
 	}
-	groups := map[string]ProcGroup{}
-	sharedMax := map[string]uint64{}
-	seen := make(map[pidKey]uint64, len(p.last))
+	ents := p.ents[:0]
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || p.other[pid] {
@@ -206,28 +216,37 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		if kf != nil {
 			kf.seen = p.reads
 		}
-		k := pidKey{pid, st.startTime}
-		seen[k] = st.cpuTicks
-		if prev, ok := p.last[k]; ok && st.cpuTicks >= prev {
-			p.cum[name] += float64(st.cpuTicks-prev) / clkTck
-		} else if !ok {
-			p.cum[name] += float64(st.cpuTicks) / clkTck
-		}
-		g := groups[name]
-		private, shared := st.rssPages, uint64(0)
+		ent := procEntry{pid: pid, ppid: st.ppid, key: pidKey{pid, st.startTime}, name: name, ticks: st.cpuTicks, private: st.rssPages}
 		if b, err := p.readFile(kf, statmFile, e.Name()); err == nil {
 			if res, sh, ok := parseStatm(b); ok && sh <= res {
-				private, shared = res-sh, sh
+				ent.private, ent.shared = res-sh, sh
 			}
 		}
-		g.RSSBytes += private * page
-		if shared*page > sharedMax[name] {
-			sharedMax[name] = shared * page
+		ents = append(ents, ent)
+	}
+	p.ents = ents
+	p.markInstances(ents)
+	page := uint64(os.Getpagesize())
+	groups := map[string]ProcGroup{}
+	sharedMax := map[string]uint64{}
+	seen := make(map[pidKey]uint64, len(p.last))
+	for i := range ents {
+		e := &ents[i]
+		name := p.groupName(ents, i)
+		seen[e.key] = e.ticks
+		if prev, ok := p.last[e.key]; ok && e.ticks >= prev {
+			p.cum[name] += float64(e.ticks-prev) / clkTck
+		} else if !ok {
+			p.cum[name] += float64(e.ticks) / clkTck
 		}
+		g := groups[name]
+		g.RSSBytes += e.private * page
+		sharedMax[name] = max(sharedMax[name], e.shared*page)
 		g.Procs++
 		groups[name] = g
 	}
 	p.last = seen
+	p.dropLabels(seen)
 	for pid, kf := range p.kept {
 		if kf.seen != p.reads {
 			p.drop(pid) // gone from /proc

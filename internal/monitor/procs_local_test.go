@@ -3,21 +3,26 @@ package monitor
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
 )
 
 // writeProc writes a fake /proc/<pid>/stat with the given comm, utime+stime
-// ticks (all in utime), start time and RSS pages.
+// ticks (all in utime), start time and RSS pages, its parent init (pid 1).
 func writeProc(t *testing.T, root string, pid int, comm string, ticks, start, rss uint64) {
+	t.Helper()
+	writeChild(t, root, pid, 1, comm, ticks, start, rss)
+}
+
+// writeChild is writeProc with the parent's pid.
+func writeChild(t *testing.T, root string, pid, ppid int, comm string, ticks, start, rss uint64) {
 	t.Helper()
 	dir := filepath.Join(root, fmt.Sprint(pid))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	line := fmt.Sprintf("%d (%s) S 1 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 %d 1000 %d 0\n", pid, comm, ticks, start, rss)
+	line := fmt.Sprintf("%d (%s) S %d 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 %d 1000 %d 0\n", pid, comm, ppid, ticks, start, rss)
 	if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +46,7 @@ func TestLocalProcsAccounting(t *testing.T) {
 		}, map[string]float64{"mariadbd": 5, "postgres": 1}, map[string]int{"mariadbd": 1, "postgres": 1}},
 		{"grows, a backend starts", func() {
 			writeProc(t, root, 10, "mariadbd", 600, 1, 100)
-			writeProc(t, root, 21, "postgres", 50, 4, 10)
+			writeChild(t, root, 21, 20, "postgres", 50, 4, 10) // a backend of postmaster 20
 		}, map[string]float64{"mariadbd": 6, "postgres": 1.5}, map[string]int{"mariadbd": 1, "postgres": 2}},
 		{"a backend exits: the group does not go back", func() {
 			os.RemoveAll(filepath.Join(root, "21"))
@@ -126,7 +131,7 @@ func TestLocalProcsReadAllocations(t *testing.T) {
 	root := t.TempDir()
 	const n, reads = 200, 5
 	for i := 0; i < n; i++ {
-		writeProc(t, root, 100+i, "postgres", uint64(i), uint64(i), 10)
+		writeChild(t, root, 100+i, 100, "postgres", uint64(i), uint64(i), 10) // postmaster 100 and its backends
 	}
 	p := newLocalProcs([]string{"postgres"})
 	p.root = root
@@ -157,6 +162,7 @@ func TestParseProcPidStatErrors(t *testing.T) {
 		ticks      uint64
 	}{
 		{"plain", "1 (postgres)" + fmt.Sprintf(rest, "3"), true, 10},
+		{"ppid not a number", "1 (x) S x" + fmt.Sprintf(rest[4:], "3"), false, 0},
 		{"comm with ) and spaces", "1 (a) b (c))" + fmt.Sprintf(rest, "3"), true, 10},
 		{"not a number", "1 (x)" + fmt.Sprintf(rest, "3x"), false, 0},
 		{"overflow", "1 (x)" + fmt.Sprintf(rest, "99999999999999999999999"), false, 0},
@@ -168,39 +174,4 @@ func TestParseProcPidStatErrors(t *testing.T) {
 			t.Errorf("%s: %+v, %v", tt.name, st, err)
 		}
 	}
-}
-
-// BenchmarkLocalProcsRead reads the real /proc with 1000 watched processes
-// (sleep children standing in for PostgreSQL's backends at 1000
-// terminals): the cost per reading the watch pays every interval.
-func BenchmarkLocalProcsRead(b *testing.B) {
-	if runtime.GOOS != "linux" {
-		b.Skip("reads /proc")
-	}
-	const n = 1000
-	cmds := make([]*exec.Cmd, 0, n)
-	b.Cleanup(func() {
-		for _, c := range cmds {
-			_ = c.Process.Kill()
-			_ = c.Wait()
-		}
-	})
-	for range n {
-		c := exec.Command("sleep", "600")
-		if err := c.Start(); err != nil {
-			b.Fatal(err)
-		}
-		cmds = append(cmds, c)
-	}
-	p := newLocalProcs([]string{"sleep"})
-	if g, err := p.read(); err != nil || g["sleep"].Procs < n {
-		b.Fatalf("first reading: %+v, %v", g, err)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := p.read(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/process")
 }
