@@ -31,13 +31,13 @@ const maxLabelPorts = 3
 
 // procEntry is one watched process in a reading.
 type procEntry struct {
-	pid, ppid int
-	key       pidKey
-	name      string // the watched name (comm)
-	ticks     uint64 // utime + stime
-	private   uint64 // resident pages not shared
-	shared    uint64 // resident shared pages
-	root      int    // index in the reading of the instance's first process
+	key     pidKey // pid and start time
+	ppid    int
+	name    string // the watched name (comm)
+	ticks   uint64 // utime + stime
+	private uint64 // resident pages not shared
+	shared  uint64 // resident shared pages
+	root    int    // index in the reading of the instance's first process
 }
 
 // markInstances sets each entry's root: the furthest ancestor reached
@@ -48,7 +48,7 @@ type procEntry struct {
 func (p *localProcs) markInstances(ents []procEntry) {
 	clear(p.byPid)
 	for i := range ents {
-		p.byPid[ents[i].pid] = i
+		p.byPid[ents[i].key.pid] = i
 	}
 	clear(p.firstRoot)
 	for i := range ents {
@@ -64,8 +64,8 @@ func (p *localProcs) markInstances(ents []procEntry) {
 		ents[i].root = r
 		name := ents[i].name
 		if first, ok := p.firstRoot[name]; !ok {
-			p.firstRoot[name] = ents[r].pid
-		} else if first != ents[r].pid {
+			p.firstRoot[name] = ents[r].key.pid
+		} else if first != ents[r].key.pid {
 			p.split[name] = true
 		}
 	}
@@ -83,7 +83,7 @@ func (p *localProcs) groupName(ents []procEntry, i int) string {
 	if l, ok := p.labels[root.key]; ok {
 		return l
 	}
-	l := instanceLabel(p.root, root.name, root.pid)
+	l := instanceLabel(p.root, root.name, root.key.pid)
 	p.labels[root.key] = l
 	return l
 }

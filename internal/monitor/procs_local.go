@@ -216,7 +216,7 @@ func (p *localProcs) read() (map[string]ProcGroup, error) {
 		if kf != nil {
 			kf.seen = p.reads
 		}
-		ent := procEntry{pid: pid, ppid: st.ppid, key: pidKey{pid, st.startTime}, name: name, ticks: st.cpuTicks, private: st.rssPages}
+		ent := procEntry{key: pidKey{pid, st.startTime}, ppid: st.ppid, name: name, ticks: st.cpuTicks, private: st.rssPages}
 		if b, err := p.readFile(kf, statmFile, e.Name()); err == nil {
 			if res, sh, ok := parseStatm(b); ok && sh <= res {
 				ent.private, ent.shared = res-sh, sh
