@@ -18,7 +18,10 @@ import (
 // a proxy beside another JVM), each instance is a group of its own, named
 // by the TCP ports its first process listens on ("mariadbd:3306") or, when
 // none are found (unix sockets only, or /proc/<pid>/fd not readable by
-// this user), by that process's pid ("mariadbd pid 812"). Summing two
+// this user), by that process's pid ("mariadbd pid 812"); an instance on
+// the same ports as one already named (containers, each in its own network
+// namespace) gets both ("mariadbd:3306 pid 812"). The ports are looked up
+// once, when the instance is first read. Summing two
 // servers' CPU and memory into one row would charge the idle one's memory
 // and the busy one's CPU to whichever the user reads it as.
 
@@ -84,6 +87,14 @@ func (p *localProcs) groupName(ents []procEntry, i int) string {
 		return l
 	}
 	l := instanceLabel(p.root, root.name, root.key.pid)
+	for k, other := range p.labels {
+		if other == l && k != root.key {
+			// Another instance listens on the same ports: servers in
+			// containers, each on 3306 in its own network namespace.
+			l += " pid " + strconv.Itoa(root.key.pid)
+			break
+		}
+	}
 	p.labels[root.key] = l
 	return l
 }

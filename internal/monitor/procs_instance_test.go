@@ -129,13 +129,20 @@ func TestLocalProcsInstances(t *testing.T) {
 		"postgres": {2, 3}, "mariadbd:3306": {1, 2.5},
 		"java:13307,33071": {1, 4}, "java pid 50": {1, 5},
 	})
+	// A MariaDB in a container: its own network namespace, also on 3306.
+	writeProc(t, root, 80, "mariadbd", 800, 80, 10)
+	listenOn(t, root, 80, []int{111}, "3306 0A 111")
+	check("a second server on the same port", map[string]want{
+		"postgres": {2, 3}, "mariadbd:3306": {1, 2.5}, "mariadbd:3306 pid 80": {1, 8},
+		"java:13307,33071": {1, 4}, "java pid 50": {1, 5},
+	})
 	// A second postmaster (another cluster) without ports: postgres splits.
 	// A renamed group counts anew (the watch takes its rates between two
 	// readings of one name): the first instance's processes were counted,
 	// so it starts at 0, the new postmaster with its whole CPU so far.
 	writeProc(t, root, 70, "postgres", 700, 70, 10)
 	check("a second PostgreSQL", map[string]want{
-		"postgres:5432": {2, 0}, "postgres pid 70": {1, 7}, "mariadbd:3306": {1, 2.5},
+		"postgres:5432": {2, 0}, "postgres pid 70": {1, 7}, "mariadbd:3306": {1, 2.5}, "mariadbd:3306 pid 80": {1, 8},
 		"java:13307,33071": {1, 4}, "java pid 50": {1, 5},
 	})
 }
