@@ -187,7 +187,7 @@ cases:
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, port, _ := strings.Cut(tg.Endpoints[0], ":")
+			_, port, _ := net.SplitHostPort(tg.Endpoints[0])
 			checkWatched(t, r, server, port)
 			md, _ := os.ReadFile(filepath.Join(out, "report.md"))
 			for _, want := range []string{"### Servers per step", "| exporters | storage |", "TPS per CPU core", "| " + server + " |",
