@@ -185,3 +185,40 @@ bp_line() {
 	jq -r --arg cpu "${cpu:-nan}" '[.summary.tps, .ops[0].latency_ms.p50, .ops[0].latency_ms.p99, ($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
 		printf 'nan\tnan\tnan\t%s\tnan\n' "${cpu:-nan}"
 }
+
+# Split topology (SPLIT=1): the server under test on the machine's last CPU,
+# the client under measurement on the others, as if each had a machine of
+# its own (a load machine apart from the database server, as users run
+# them), instead of the two sharing every core. split_pin SERVER pins every
+# thread of the server's processes: the one listening on its port and that
+# process's children (PostgreSQL's postmaster and its backends; backends
+# forked later inherit the postmaster's CPU). It sets CLIENT_PIN to the
+# command prefix for the clients (taskset -c 0-N) and SERVER_CPU;
+# split_unpin gives the server every CPU back. Both are no-ops without
+# SPLIT=1 or taskset, or on one CPU.
+CLIENT_PIN= SERVER_CPU= SPLIT_PIDS=
+split_pin() {
+	[ "${SPLIT:-0}" = 1 ] && command -v taskset >/dev/null || return 0
+	local n port root p
+	n=$(nproc)
+	[ "$n" -ge 2 ] || { echo "SPLIT=1 needs 2 CPUs or more: not split" >&2; return 0; }
+	case $1 in mariadb) port=$MYSQL_PORT ;; postgres) port=$PG_PORT ;; esac
+	root=$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+	[ -n "$root" ] || { echo "SPLIT=1: no process listens on port $port here: not split" >&2; return 1; }
+	SERVER_CPU=$((n - 1))
+	CLIENT_PIN="taskset -c 0-$((n - 2))"
+	SPLIT_PIDS="$root $(pgrep -P "$root" | tr '\n' ' ' || true)"
+	for p in $SPLIT_PIDS; do
+		taskset -a -p -c "$SERVER_CPU" "$p" >/dev/null 2>&1 || true
+	done
+	echo "[$1] split: server pid $root (and its children) on CPU $SERVER_CPU, clients on CPUs 0-$((n - 2))" >&2
+}
+split_unpin() {
+	[ -n "$SPLIT_PIDS" ] || return 0
+	local p
+	# The children now include backends forked while pinned.
+	for p in $SPLIT_PIDS $(pgrep -P "${SPLIT_PIDS%% *}" || true); do
+		taskset -a -p -c "0-$(($(nproc) - 1))" "$p" >/dev/null 2>&1 || true
+	done
+	SPLIT_PIDS= CLIENT_PIN=
+}

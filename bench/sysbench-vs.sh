@@ -42,6 +42,9 @@
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
 #   PG_HOST PG_PORT PG_USER PG_PASS             (127.0.0.1 5432 bench bench)
 #   SETTLE (1; 0 = no settling between runs)
+#   SPLIT (0; 1 = the server under test pinned to the last CPU and both
+#          clients to the others (taskset), as if the load machine were
+#          apart from the database server; bench/lib.sh split_pin)
 #   STEAL_MAX (0.05 s, about 0.25 % of a 10 s run on 2 cores) RERUNS (2)
 #   CONTROL (0; 1 = an A/A run: sysbench against itself, the second tool's
 #            column a second sysbench run labelled "control": how many
@@ -81,6 +84,7 @@ export MYSQL_PWD=$MYSQL_PASS PGPASSWORD=$PG_PASS
 
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
+trap split_unpin EXIT
 need_sysbench
 build_benchpress "$BIN"
 
@@ -91,6 +95,9 @@ printf 'server\ttest\tthreads\tround\ttool\tsteal_s\n' >"$OUT/reruns.tsv"
 	echo "# benchpress vs sysbench $(sysbench --version | awk '{print $2}'), $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# machine: $(machine_type); benchpress env: ${BP_ENV:-default}, flags: ${BP_FLAGS:-none}; ladder: $LADDER; rounds: $ROUNDS; ${TIME}s per run; $TABLES x $SIZE rows, rand-type special"
 	echo "# targets per step: TPS ratio benchpress/sysbench >= 0.95, p99 ratio <= 1.1 (medians over the rounds)"
+	if [ "${SPLIT:-0}" = 1 ]; then
+		echo "# SPLIT topology: the server under test on CPU $(($(nproc) - 1)), both clients on CPUs 0-$(($(nproc) - 2)) (taskset)"
+	fi
 	if [ "$SECOND" = control ]; then
 		echo "# A/A CONTROL run: the bp columns are a second sysbench run, not benchpress"
 	fi
@@ -99,15 +106,15 @@ printf 'server\ttest\tthreads\tround\ttool\tsteal_s\n' >"$OUT/reruns.tsv"
 # run_sysbench SERVER TEST THREADS FILE and run_benchpress ...: one measured
 # run of a tool, its output in FILE-<tool>.*.
 run_sysbench() {
-	# shellcheck disable=SC2046
-	measure "$4-${5:-sysbench}" sysbench "$2" $(sb_args "$1" "$DB") --tables="$TABLES" --table-size="$SIZE" \
+	# shellcheck disable=SC2046,SC2086
+	measure "$4-${5:-sysbench}" $CLIENT_PIN sysbench "$2" $(sb_args "$1" "$DB") --tables="$TABLES" --table-size="$SIZE" \
 		--threads="$3" --time="$TIME" --report-interval=0 --histogram=on run || true
 }
 run_control() { run_sysbench "$@" control; }
 run_benchpress() {
 	rm -f "$4-benchpress.json"
 	# shellcheck disable=SC2086
-	measure "$4-benchpress" env $BP_ENV "$BIN" sysbench run "$2" --target "$(bp_url "$1" "$DB")" \
+	measure "$4-benchpress" $CLIENT_PIN env $BP_ENV "$BIN" sysbench run "$2" --target "$(bp_url "$1" "$DB")" \
 		--tables "$TABLES" --table-size "$SIZE" --threads "$3" --time "$TIME" --report-interval 0 \
 		--json "$4-benchpress.json" $BP_FLAGS || true
 }
@@ -120,6 +127,7 @@ for srv in $SERVERS; do
 	echo "[$srv] sysbench prepare: $TABLES x $SIZE rows ..." >&2
 	# shellcheck disable=SC2046
 	sysbench oltp_common $(sb_args "$srv" "$DB") --tables="$TABLES" --table-size="$SIZE" --threads="$TABLES" prepare >"$OUT/$srv-prepare.log" 2>&1
+	split_pin "$srv"
 	for test in $TESTS; do
 		for th in $LADDER; do
 			for round in $(seq 1 "$ROUNDS"); do
@@ -151,6 +159,7 @@ for srv in $SERVERS; do
 			done
 		done
 	done
+	split_unpin
 done
 if [ "${SETTLE:-1}" = 0 ]; then
 	echo "# runs not settled (SETTLE=0)" | tee -a "$SUMMARY"
