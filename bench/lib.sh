@@ -194,9 +194,10 @@ bp_line() {
 # process's children (PostgreSQL's postmaster and its backends; backends
 # forked later inherit the postmaster's CPU). It sets CLIENT_PIN to the
 # command prefix for the clients (taskset -c 0-N) and SERVER_CPU;
-# split_unpin gives the server every CPU back. Both are no-ops without
-# SPLIT=1 or taskset, or on one CPU.
-CLIENT_PIN= SERVER_CPU= SPLIT_PIDS=
+# split_unpin gives the server back the CPUs it had (the listening
+# process's list before the pinning). Both are no-ops without SPLIT=1 or
+# taskset, or on one CPU.
+CLIENT_PIN= SERVER_CPU= SPLIT_PIDS= SPLIT_CPUS=
 split_pin() {
 	[ "${SPLIT:-0}" = 1 ] && command -v taskset >/dev/null || return 0
 	local n port root p
@@ -204,7 +205,8 @@ split_pin() {
 	[ "$n" -ge 2 ] || { echo "SPLIT=1 needs 2 CPUs or more: not split" >&2; return 0; }
 	case $1 in mariadb) port=$MYSQL_PORT ;; postgres) port=$PG_PORT ;; esac
 	root=$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
-	[ -n "$root" ] || { echo "SPLIT=1: no process listens on port $port here: not split" >&2; return 1; }
+	[ -n "$root" ] || { echo "SPLIT=1 needs the server under test on this machine: no process here listens on port $port" >&2; return 1; }
+	SPLIT_CPUS=$(taskset -pc "$root" | sed 's/.*: *//')
 	SERVER_CPU=$((n - 1))
 	CLIENT_PIN="taskset -c 0-$((n - 2))"
 	SPLIT_PIDS="$root $(pgrep -P "$root" | tr '\n' ' ' || true)"
@@ -218,7 +220,7 @@ split_unpin() {
 	local p
 	# The children now include backends forked while pinned.
 	for p in $SPLIT_PIDS $(pgrep -P "${SPLIT_PIDS%% *}" || true); do
-		taskset -a -p -c "0-$(($(nproc) - 1))" "$p" >/dev/null 2>&1 || true
+		taskset -a -p -c "$SPLIT_CPUS" "$p" >/dev/null 2>&1 || true
 	done
 	SPLIT_PIDS= CLIENT_PIN=
 }
