@@ -193,34 +193,34 @@ bp_line() {
 # thread of the server's processes: the one listening on its port and that
 # process's children (PostgreSQL's postmaster and its backends; backends
 # forked later inherit the postmaster's CPU). It sets CLIENT_PIN to the
-# command prefix for the clients (taskset -c 0-N) and SERVER_CPU;
-# split_unpin gives the server back the CPUs it had (the listening
-# process's list before the pinning). Both are no-ops without SPLIT=1 or
-# taskset, or on one CPU.
-CLIENT_PIN= SERVER_CPU= SPLIT_PIDS= SPLIT_CPUS=
+# command prefix for the clients (taskset -c 0-N); split_unpin gives the
+# server back the CPUs it had (the listening process's list before the
+# pinning). Both are no-ops without SPLIT=1 or taskset, or on one CPU.
+CLIENT_PIN= SPLIT_ROOT= SPLIT_CPUS=
 split_pin() {
 	[ "${SPLIT:-0}" = 1 ] && command -v taskset >/dev/null || return 0
-	local n port root p
+	local n port
 	n=$(nproc)
 	[ "$n" -ge 2 ] || { echo "SPLIT=1 needs 2 CPUs or more: not split" >&2; return 0; }
 	case $1 in mariadb) port=$MYSQL_PORT ;; postgres) port=$PG_PORT ;; esac
-	root=$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
-	[ -n "$root" ] || { echo "SPLIT=1 needs the server under test on this machine: no process here listens on port $port" >&2; return 1; }
-	SPLIT_CPUS=$(taskset -pc "$root" | sed 's/.*: *//')
-	SERVER_CPU=$((n - 1))
+	SPLIT_ROOT=$(ss -Hltnp "sport = :$port" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+	[ -n "$SPLIT_ROOT" ] || { echo "SPLIT=1 needs the server under test on this machine: no process here listens on port $port" >&2; return 1; }
+	SPLIT_CPUS=$(taskset -pc "$SPLIT_ROOT" | sed 's/.*: *//')
 	CLIENT_PIN="taskset -c 0-$((n - 2))"
-	SPLIT_PIDS="$root $(pgrep -P "$root" | tr '\n' ' ' || true)"
-	for p in $SPLIT_PIDS; do
-		taskset -a -p -c "$SERVER_CPU" "$p" >/dev/null 2>&1 || true
-	done
-	echo "[$1] split: server pid $root (and its children) on CPU $SERVER_CPU, clients on CPUs 0-$((n - 2))" >&2
+	pin_tree "$SPLIT_ROOT" "$((n - 1))"
+	echo "[$1] split: server pid $SPLIT_ROOT (and its children) on CPU $((n - 1)), clients on CPUs 0-$((n - 2))" >&2
 }
 split_unpin() {
-	[ -n "$SPLIT_PIDS" ] || return 0
+	[ -n "$SPLIT_ROOT" ] || return 0
+	pin_tree "$SPLIT_ROOT" "$SPLIT_CPUS"
+	SPLIT_ROOT= CLIENT_PIN=
+}
+
+# pin_tree PID CPUS sets the CPU list of every thread of PID and of its
+# children as they are now.
+pin_tree() {
 	local p
-	# The children now include backends forked while pinned.
-	for p in $SPLIT_PIDS $(pgrep -P "${SPLIT_PIDS%% *}" || true); do
-		taskset -a -p -c "$SPLIT_CPUS" "$p" >/dev/null 2>&1 || true
+	for p in "$1" $(pgrep -P "$1" || true); do
+		taskset -a -p -c "$2" "$p" >/dev/null 2>&1 || true
 	done
-	SPLIT_PIDS= CLIENT_PIN=
 }
