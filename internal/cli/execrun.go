@@ -109,7 +109,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// (GOMAXPROCS pinned in the environment, or no process hook) the
 	// poller serves better.
 	cpus := runtime.NumCPU()
-	blocking := spec.Connector.WantsBlocking(cfg.Terminals, cpus)
+	blocking := spec.Connector.WantsBlocking(cfg.Terminals)
 	yield := blocking && target.SharedYield(spec.Connector.Target().Kind, cfg.Terminals, cpus)
 	if app.TuneProcess != nil {
 		defer app.TuneProcess(ProcessPlan{Terminals: cfg.Terminals, BlockingIO: blocking, Yield: yield})()

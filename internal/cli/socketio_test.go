@@ -39,7 +39,7 @@ func runCLIProcs(t *testing.T, procs bool, args ...string) (string, string, int)
 
 // TestTPCCSocketModes runs TPC-C on MariaDB and PostgreSQL with blocking
 // sockets (auto, 8 terminals), with the poller (--socket-io poller, and
-// auto with one terminal more than target.BlockingMax allows the server) and
+// auto with one terminal more than target.BlockingMax) and
 // with blocking asked for but no P per terminal (no process hook: the run
 // must fall back to the poller rather than starve terminals). Every run
 // counts exactly the orders the database gained (on PostgreSQL with more
@@ -54,7 +54,7 @@ func TestTPCCSocketModes(t *testing.T) {
 			tg := testdb.For(t, kind, "cli_sock")
 			url := urlOf(tg)
 			ensureTPCC(t, tg, url, 2)
-			above := strconv.Itoa(target.BlockingMax(kind, runtime.NumCPU()) + 1)
+			above := strconv.Itoa(target.BlockingMax + 1)
 			tests := []struct {
 				name  string
 				procs bool

@@ -24,34 +24,23 @@ const (
 	SocketBlocking
 )
 
-// SocketAuto gives blocking sockets to runs of at most
-// BlockingTerminalsMax terminals, and PostgreSQL runs to at most
-// BlockingPerCPU terminals per CPU of the load machine. A blocked terminal
-// holds an OS thread and a runtime P, and the runtime preempts with a
-// signal every terminal that has not passed through its scheduler for
-// 10 ms, however short its round trips: once the terminals outnumber the
-// CPUs several times over, every terminal pays that every 10 ms. Measured
-// on 2 vCPUs with the server on the same machine (docs/benchmarks.md,
-// 2026-11-24 night), at 32 and 128 terminals the poller gave PostgreSQL
-// higher TPS (up to 1.5x), a lower or equal p99 and less client CPU per
-// TPC-C transaction (11-13 sysbench point selects against 20-27) and per
-// point select; MariaDB's point selects cost 1.6-1.8x the client CPU
-// through the poller at the same TPS (its TPC-C and read_write fared
-// better there: a trade-off, so MySQL keeps blocking sockets); at 16
-// terminals PostgreSQL was even, at 8 and fewer blocking sockets win.
-const (
-	BlockingPerCPU       = 8
-	BlockingTerminalsMax = 256
-)
-
-// BlockingMax is the largest run SocketAuto gives blocking sockets for a
-// server of that kind on a load machine with cpus CPUs.
-func BlockingMax(kind Kind, cpus int) int {
-	if kind == Postgres {
-		return min(BlockingTerminalsMax, BlockingPerCPU*max(cpus, 1))
-	}
-	return BlockingTerminalsMax
-}
+// BlockingMax is the largest run SocketAuto gives blocking sockets, on
+// every server; larger runs use the poller (a thread per terminal and the
+// runtime's preemption of every terminal that has not passed through its
+// scheduler for 10 ms cost more than they save at thousands of terminals).
+// PostgreSQL used the poller above 8 terminals per CPU from 2026-11-24
+// (busier Intel hosts: higher TPS, and less client CPU per TPC-C
+// transaction before TPC-C's reads yielded and parked long waits). Measured
+// again on 2 vCPUs shared with the server, 4 rotating rounds of sysbench,
+// auto and blocking (docs/benchmarks.md, "2026-11-29 (00:40)"): the
+// poller's point selects ran in bursts (p50 0.04 ms against sysbench's
+// 0.75-12) with p99 1.80x and 1.48x sysbench's at 32 and 64 terminals,
+// where blocking sockets kept sysbench's shape at every step from 16 to
+// 256 (TPS 0.98-1.08, p99 0.84-1.10); read_write passed both ways up to
+// 128; TPC-C's client CPU per transaction through blocking sockets was 13-15
+// sysbench point selects at 32 terminals and 10-11 at 128 (the poller
+// 8-12; target <= 24).
+const BlockingMax = 256
 
 // SharedYield reports whether a run of terminals on blocking sockets that
 // share the load machine's cpus (more terminals than CPUs) should give
@@ -154,16 +143,16 @@ func (c *Connector) BlockingSessions() int64 { return c.sockets.detached.Load() 
 // run.
 type idleDropper interface{ dropIdle() }
 
-// WantsBlocking reports whether a run of that many terminals on a load
-// machine with cpus CPUs should use blocking sockets (Options.SocketIO;
-// auto: up to BlockingMax) and the platform and target allow them.
-func (c *Connector) WantsBlocking(terminals, cpus int) bool {
+// WantsBlocking reports whether a run of that many terminals should use
+// blocking sockets (Options.SocketIO; auto: up to BlockingMax) and the
+// platform and target allow them.
+func (c *Connector) WantsBlocking(terminals int) bool {
 	b := false
 	switch c.opts.SocketIO {
 	case SocketBlocking:
 		b = true
 	case SocketAuto:
-		b = terminals <= BlockingMax(c.target.Kind, cpus)
+		b = terminals <= BlockingMax
 	}
 	return b && sockio.Supported && c.target.Kind != SQLite
 }

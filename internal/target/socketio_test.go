@@ -50,8 +50,8 @@ func TestBlockingSockets(t *testing.T) {
 						t.Fatal(err)
 					}
 					warm.Close()
-					if !conn.WantsBlocking(8, 1) {
-						t.Fatal("WantsBlocking(8, 1) with SocketBlocking: false")
+					if !conn.WantsBlocking(8) {
+						t.Fatal("WantsBlocking(8) with SocketBlocking: false")
 					}
 					conn.SetBlockingSockets(true)
 					before := conn.BlockingSessions()
@@ -118,24 +118,23 @@ func TestBlockingSockets(t *testing.T) {
 
 func TestWantsBlocking(t *testing.T) {
 	tests := []struct {
-		kind            target.Kind
-		io              target.SocketIO
-		terminals, cpus int
-		want            bool
+		kind      target.Kind
+		io        target.SocketIO
+		terminals int
+		want      bool
 	}{
-		{target.MySQL, target.SocketAuto, 1, 1, true},
-		{target.MySQL, target.SocketAuto, 32, 2, true},
-		{target.MySQL, target.SocketAuto, target.BlockingTerminalsMax, 1, true},
-		{target.MySQL, target.SocketAuto, target.BlockingTerminalsMax + 1, 64, false},
-		{target.Postgres, target.SocketAuto, 16, 2, true},
-		{target.Postgres, target.SocketAuto, 17, 2, false},
-		{target.Postgres, target.SocketAuto, 8, 0, true}, // an unknown CPU count counts as one
-		{target.Postgres, target.SocketAuto, 9, 0, false},
-		{target.Postgres, target.SocketAuto, 256, 64, true},
-		{target.Postgres, target.SocketAuto, 257, 1024, false}, // never above BlockingTerminalsMax
-		{target.MySQL, target.SocketPoller, 2, 8, false},
-		{target.Postgres, target.SocketBlocking, 4096, 2, true},
-		{target.SQLite, target.SocketBlocking, 2, 2, false},
+		{target.MySQL, target.SocketAuto, 1, true},
+		{target.MySQL, target.SocketAuto, 32, true},
+		{target.MySQL, target.SocketAuto, target.BlockingMax, true},
+		{target.MySQL, target.SocketAuto, target.BlockingMax + 1, false},
+		{target.Postgres, target.SocketAuto, 1, true},
+		{target.Postgres, target.SocketAuto, 32, true}, // the poller above 8 per CPU until 2026-11-29
+		{target.Postgres, target.SocketAuto, target.BlockingMax, true},
+		{target.Postgres, target.SocketAuto, target.BlockingMax + 1, false},
+		{target.MySQL, target.SocketPoller, 2, false},
+		{target.Postgres, target.SocketBlocking, 4096, true},
+		{target.SQLite, target.SocketBlocking, 2, false},
+		{target.SQLite, target.SocketAuto, 2, false},
 	}
 	for _, tc := range tests {
 		tg := &target.Target{Kind: tc.kind, User: "u", Endpoints: []string{"127.0.0.1:1"}, Database: "d"}
@@ -146,8 +145,8 @@ func TestWantsBlocking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.WantsBlocking(tc.terminals, tc.cpus); got != (tc.want && sockio.Supported) {
-			t.Errorf("%s, %v with %d terminals on %d CPUs: blocking %v, want %v", tc.kind, tc.io, tc.terminals, tc.cpus, got, tc.want)
+		if got := c.WantsBlocking(tc.terminals); got != (tc.want && sockio.Supported) {
+			t.Errorf("%s, %v with %d terminals: blocking %v, want %v", tc.kind, tc.io, tc.terminals, got, tc.want)
 		}
 		c.Close()
 	}
