@@ -25,21 +25,24 @@ const (
 )
 
 // BlockingMax is the largest run SocketAuto gives blocking sockets, on
-// every server; larger runs use the poller (a thread per terminal and the
-// runtime's preemption of every terminal that has not passed through its
-// scheduler for 10 ms cost more than they save at thousands of terminals).
-// PostgreSQL used the poller above 8 terminals per CPU from 2026-11-24
-// (busier Intel hosts: higher TPS, and less client CPU per TPC-C
-// transaction before TPC-C's reads yielded and parked long waits). Measured
-// again on 2 vCPUs shared with the server, 4 rotating rounds of sysbench,
-// auto and blocking (docs/benchmarks.md, "2026-11-29 (00:40)"): the
-// poller's point selects ran in bursts (p50 0.04 ms against sysbench's
-// 0.75-12) with p99 1.80x and 1.48x sysbench's at 32 and 64 terminals,
-// where blocking sockets kept sysbench's shape at every step from 16 to
-// 256 (TPS 0.98-1.08, p99 0.84-1.10); read_write passed both ways up to
-// 128; TPC-C's client CPU per transaction through blocking sockets was 13-15
-// sysbench point selects at 32 terminals and 10-11 at 128 (the poller
-// 8-12; target <= 24).
+// every server; larger runs use the poller. A blocked terminal holds an
+// OS thread and a runtime P, and the runtime preempts with a signal every
+// terminal that has not passed through its scheduler for 10 ms; thousands
+// of terminals (TPC-C's 2048) are served by the poller's few threads.
+// Up to 256 blocking sockets give the C client's shape: MariaDB's point
+// selects cost 1.6-1.8x the client CPU through the poller at the same TPS
+// (docs/benchmarks.md, "2026-11-24 (night)"). PostgreSQL used the poller
+// above 8 terminals per CPU from then (busier Intel hosts: higher TPS, and
+// less client CPU per TPC-C transaction before TPC-C's reads yielded and
+// parked long waits). Measured again on 2 vCPUs shared with the server, 4
+// rotating rounds of sysbench, auto and blocking ("2026-11-29 (00:40)"):
+// the poller's point selects ran in bursts (p50 0.04 ms against
+// sysbench's 0.75-12) with p99 1.80x and 1.48x sysbench's at 32 and 64
+// terminals, where blocking sockets kept sysbench's shape at every step
+// from 16 to 256 (TPS 0.98-1.08, p99 0.84-1.10); read_write passed both
+// ways up to 128; TPC-C's client CPU per transaction through blocking
+// sockets was 13-15 sysbench point selects at 32 terminals and 10-11 at
+// 128 (the poller 8-12; target <= 24).
 const BlockingMax = 256
 
 // SharedYield reports whether a run of terminals on blocking sockets that
