@@ -165,6 +165,7 @@ for srv in $SERVERS; do
 		conn_errs="$conn_errs (reconnects $(jq -r .reconnects "$f-big.json"), all errors $(jq -r .summary.errors "$f-big.json"))"
 		json_rss=$(jq -r .driver.peak_rss_mb "$f-big.json")
 		gc_pct=$(jq -r '.driver.gc_cpu_pct // "nan"' "$f-big.json")
+		gc_cycles=$(jq -r '.driver.gc_cycles // "?"' "$f-big.json")
 	else
 		start_s=nan conn_errs="run failed (rc $rc): $(grep -m1 -i 'error\|fail' "$f-big.out" || true)" json_rss=nan gc_pct=nan
 	fi
@@ -181,7 +182,7 @@ for srv in $SERVERS; do
 		start_txt="start ${start_s} s (target <= 10: $(verdict "$start_s" '<=' 10))"
 	fi
 	{
-		echo "  $BIG terminals: $start_txt, peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target <= 256: $(verdict "$big_rss" '<=' 256)), GC $(calc 1 "$gc_pct") % of the driver's CPU (target <= 5: $(verdict "$gc_pct" '<=' 5)), connection errors: $conn_errs"
+		echo "  $BIG terminals: $start_txt, peak RSS $(calc 0 "$big_rss") MB (driver report $(calc 0 "$json_rss") MB; target <= 256: $(verdict "$big_rss" '<=' 256)), GC $(calc 1 "$gc_pct") % of the driver's CPU over $gc_cycles cycle(s) in the window (target <= 5: $(verdict "$gc_pct" '<=' 5)), connection errors: $conn_errs"
 	} | tee -a "$SUMMARY"
 done
 if [ "${SETTLE:-1}" = 0 ]; then

@@ -83,6 +83,9 @@ func writeDriver(w io.Writer, d *results.Driver, machine bool) {
 // Ps' time, said as such: a healthy run reads near 0 and a stalled one
 // (terminals waiting, a collection in progress) can read tens of percent.
 func gcShare(d *results.Driver) string {
+	if d.GCCycles != nil && *d.GCCycles == 0 {
+		return "GC: no collection ended in the window"
+	}
 	if d.Cores > 0 && d.GoMaxProcs > d.Cores {
 		return fmt.Sprintf("GC %.1f %% of the runtime's processor time (more Ps than cores: not a share of CPU time)", d.GCSharePct)
 	}

@@ -53,7 +53,9 @@ func StartSelf() *Self {
 //   - GCSharePct: the garbage collector's share of the process's busy
 //     processor time in the window, from the runtime's own accounting
 //     (runtime/metrics /cpu/classes/gc/total over total minus idle; see
-//     gcSharePct for the window it covers).
+//     gcSharePct for the window it covers); GCCycles the GC cycles that
+//     ended in the window (0: the share is 0 because none ran, not
+//     measured as 0).
 //
 // DriverBound and DriverBoundNote are left empty; see [Assess].
 func (s *Self) Stop(txns, stmts int64) results.Driver {
@@ -103,6 +105,8 @@ func selfFigures(a, b selfSnapshot, txns, stmts int64, numCPU int) results.Drive
 		// The window's Ps: the run's GOMAXPROCS, which is set once the
 		// window has opened when it has no warm-up.
 		d.GCSharePct = gcSharePct(a.gc, b.gc, wallS, b.procs)
+		n := int64(b.gc.cycles - a.gc.cycles)
+		d.GCCycles = &n
 	}
 	if !a.machineOK || !b.machineOK || wallS <= 0 {
 		return d

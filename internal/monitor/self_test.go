@@ -11,12 +11,12 @@ func TestSelfFigures(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	a := selfSnapshot{wall: t0, userS: 10, sysS: 2, processOK: true,
 		machine: CPUTimes{Busy: 1000, Idle: 1000, Cores: 4}, machineOK: true,
-		gc: gcReading{gcS: 1, busyS: 50, totalS: 80}, gcOK: true, procs: 8}
+		gc: gcReading{gcS: 1, busyS: 50, totalS: 80, cycles: 7}, gcOK: true, procs: 8}
 	// 10 s on 4 cores at USER_HZ 100 = 4000 jiffies; half of them busy =
 	// 20 busy CPU seconds, of which the driver used 4 (3 user + 1 sys).
 	b := selfSnapshot{wall: t0.Add(10 * time.Second), userS: 13, sysS: 3, maxRSS: 64 << 20, processOK: true,
 		machine: CPUTimes{Busy: 3000, Idle: 3000, Cores: 4}, machineOK: true,
-		gc: gcReading{gcS: 1.2, busyS: 54, totalS: 88}, gcOK: true, procs: 8}
+		gc: gcReading{gcS: 1.2, busyS: 54, totalS: 88, cycles: 9}, gcOK: true, procs: 8}
 	// GC: 0.2 P-seconds over a window of 10 s at 8 Ps whose last GC-to-GC
 	// span was half busy (4 of 8 P-seconds): 0.2 of 40 = 0.5 %.
 	d := selfFigures(a, b, 2000, 8000, 99)
@@ -39,6 +39,15 @@ func TestSelfFigures(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
+	if d.GCCycles == nil || *d.GCCycles != 2 {
+		t.Errorf("GCCycles = %v, want 2 (7 -> 9)", d.GCCycles)
+	}
+	// Without the runtime's readings the cycle count is absent, not 0.
+	a.gcOK = false
+	if d := selfFigures(a, b, 2000, 8000, 99); d.GCCycles != nil || d.GCSharePct != 0 {
+		t.Errorf("without GC readings: GCCycles %v, GCSharePct %v", d.GCCycles, d.GCSharePct)
+	}
+	a.gcOK = true
 
 	// No /proc: machine figures stay zero, the runtime's core count is used.
 	a.machineOK, b.machineOK = false, false
@@ -59,18 +68,18 @@ func TestGCSharePct(t *testing.T) {
 		want  float64
 	}{
 		// The span is the window: the span's own ratio.
-		{"span is the window", gcReading{1, 50, 80}, gcReading{1.2, 54, 88}, 1, 8, 5},
+		{"span is the window", gcReading{1, 50, 80, 0}, gcReading{1.2, 54, 88, 0}, 1, 8, 5},
 		// One cycle, 22 ms after start, at 132 Ps, nearly all busy (blocking
 		// sockets): 0.37 P-s of GC over 2.9 P-s is 12.8 % of the span and
 		// 0.03 % of a 10 s window.
-		{"one early cycle", gcReading{0, 0, 0}, gcReading{0.37, 2.9, 2.904}, 10, 132, 0.37 / (2.9 / 2.904 * 1320) * 100},
+		{"one early cycle", gcReading{0, 0, 0, 0}, gcReading{0.37, 2.9, 2.904, 0}, 10, 132, 0.37 / (2.9 / 2.904 * 1320) * 100},
 		// The span reaches back into a warm-up: the window's P time counts,
 		// not the warm-up's.
-		{"span longer than the window", gcReading{0, 0, 0}, gcReading{1, 200, 400}, 10, 20, 1.0 / 100 * 100},
-		{"no cycle ended in the window", gcReading{1, 50, 80}, gcReading{1, 50, 80}, 10, 8, 0},
-		{"no wall time", gcReading{1, 50, 80}, gcReading{1.2, 54, 88}, 0, 8, 0},
-		{"all idle", gcReading{1, 50, 80}, gcReading{1.2, 50, 88}, 10, 8, 0},
-		{"clamped", gcReading{0, 0, 0}, gcReading{100, 1, 1}, 1, 1, 100},
+		{"span longer than the window", gcReading{0, 0, 0, 0}, gcReading{1, 200, 400, 0}, 10, 20, 1.0 / 100 * 100},
+		{"no cycle ended in the window", gcReading{1, 50, 80, 0}, gcReading{1, 50, 80, 0}, 10, 8, 0},
+		{"no wall time", gcReading{1, 50, 80, 0}, gcReading{1.2, 54, 88, 0}, 0, 8, 0},
+		{"all idle", gcReading{1, 50, 80, 0}, gcReading{1.2, 50, 88, 0}, 10, 8, 0},
+		{"clamped", gcReading{0, 0, 0, 0}, gcReading{100, 1, 1, 0}, 1, 1, 100},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,5 +149,8 @@ func TestGCShareOfGarbage(t *testing.T) {
 	d := s.Stop(1, 0)
 	if d.GCSharePct <= 0 || d.GCSharePct > 100 {
 		t.Fatalf("GC share %.2f %% over a garbage-heavy window, want > 0", d.GCSharePct)
+	}
+	if d.GCCycles == nil || *d.GCCycles < 1 {
+		t.Fatalf("GCCycles %v over a window that ran runtime.GC, want >= 1", d.GCCycles)
 	}
 }

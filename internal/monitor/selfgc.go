@@ -16,26 +16,32 @@ const (
 	gcCPUMetric    = "/cpu/classes/gc/total:cpu-seconds"
 	totalCPUMetric = "/cpu/classes/total:cpu-seconds"
 	idleCPUMetric  = "/cpu/classes/idle:cpu-seconds"
+	gcCyclesMetric = "/gc/cycles/total:gc-cycles"
 )
 
 // gcReading is one reading of the runtime's CPU classes, in seconds of P
-// time since the process started, as of the last GC cycle's end.
+// time since the process started, as of the last GC cycle's end, and the
+// GC cycles completed since the process started (current at the reading).
 type gcReading struct {
 	gcS, busyS, totalS float64
+	cycles             uint64
 }
 
 // gcCPU reads the runtime's CPU classes; ok is false if the runtime lacks
 // the metrics.
 func gcCPU() (r gcReading, ok bool) {
-	s := []metrics.Sample{{Name: gcCPUMetric}, {Name: totalCPUMetric}, {Name: idleCPUMetric}}
+	s := []metrics.Sample{{Name: gcCPUMetric}, {Name: totalCPUMetric}, {Name: idleCPUMetric}, {Name: gcCyclesMetric}}
 	metrics.Read(s)
-	for _, m := range s {
+	for _, m := range s[:3] {
 		if m.Value.Kind() != metrics.KindFloat64 {
 			return gcReading{}, false
 		}
 	}
+	if s[3].Value.Kind() != metrics.KindUint64 {
+		return gcReading{}, false
+	}
 	total := s[1].Value.Float64()
-	return gcReading{gcS: s[0].Value.Float64(), busyS: total - s[2].Value.Float64(), totalS: total}, true
+	return gcReading{gcS: s[0].Value.Float64(), busyS: total - s[2].Value.Float64(), totalS: total, cycles: s[3].Value.Uint64()}, true
 }
 
 // gcSharePct is the GC's share of the Ps' busy time in a window of wallS

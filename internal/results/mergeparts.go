@@ -74,11 +74,15 @@ func mergeSeries(parts []*Run) []Interval {
 // mergeDriver adds the partitions' driver figures: CPU seconds and peak RSS
 // are summed (all drivers together), CPU per transaction and per statement
 // recomputed over the merged counts, the machine figures are the busiest
-// partition's, and the run is driver-bound if any partition was (its note
-// names the partition). Per-partition figures stay in Merged.Partitions.
+// partition's, the GC's share is the partitions' weighted by their CPU and
+// its cycles summed (absent when a partition did not count them), and the
+// run is driver-bound if any partition was (its note names the partition).
+// Per-partition figures stay in Merged.Partitions.
 func mergeDriver(parts []*Run, transactions int64) *Driver {
 	var out *Driver
-	var stmtCPU, stmts float64
+	var stmtCPU, stmts, gcCPU float64
+	var cycles int64
+	cyclesAll := true
 	var notes []string
 	for _, p := range parts {
 		d := p.Driver
@@ -91,6 +95,12 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 		out.CPUUserS += d.CPUUserS
 		out.CPUSysS += d.CPUSysS
 		out.PeakRSSMB += d.PeakRSSMB
+		gcCPU += d.GCSharePct * (d.CPUUserS + d.CPUSysS)
+		if d.GCCycles != nil {
+			cycles += *d.GCCycles
+		} else {
+			cyclesAll = false
+		}
 		if d.MachineBusyPct >= out.MachineBusyPct {
 			out.MachineBusyPct, out.DriverSharePct, out.Cores = d.MachineBusyPct, d.DriverSharePct, d.Cores
 		}
@@ -115,6 +125,12 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 	}
 	if stmts > 0 {
 		out.CPUPerStmtUS = stmtCPU / stmts
+	}
+	if cpu := out.CPUUserS + out.CPUSysS; cpu > 0 {
+		out.GCSharePct = gcCPU / cpu
+	}
+	if cyclesAll {
+		out.GCCycles = &cycles
 	}
 	out.DriverBoundNote = strings.Join(notes, "; ")
 	return out

@@ -181,17 +181,21 @@ type IntervalOp struct {
 
 // Driver is the load generator's own resource use over the measurement window.
 type Driver struct {
-	CPUUserS        float64 `json:"cpu_user_s"`
-	CPUSysS         float64 `json:"cpu_sys_s"`
-	CPUPerTxnUS     float64 `json:"cpu_per_txn_us"`
-	CPUPerStmtUS    float64 `json:"cpu_per_stmt_us,omitempty"`
-	PeakRSSMB       float64 `json:"peak_rss_mb"`
-	MachineBusyPct  float64 `json:"machine_busy_pct"` // all cores, 100 = every core busy
-	DriverSharePct  float64 `json:"driver_share_pct"` // driver CPU / machine busy CPU
-	Cores           int     `json:"cores"`
-	GCSharePct      float64 `json:"gc_cpu_pct"` // garbage collector's share of the driver's CPU
-	DriverBound     bool    `json:"driver_bound"`
-	DriverBoundNote string  `json:"driver_bound_note,omitempty"`
+	CPUUserS       float64 `json:"cpu_user_s"`
+	CPUSysS        float64 `json:"cpu_sys_s"`
+	CPUPerTxnUS    float64 `json:"cpu_per_txn_us"`
+	CPUPerStmtUS   float64 `json:"cpu_per_stmt_us,omitempty"`
+	PeakRSSMB      float64 `json:"peak_rss_mb"`
+	MachineBusyPct float64 `json:"machine_busy_pct"` // all cores, 100 = every core busy
+	DriverSharePct float64 `json:"driver_share_pct"` // driver CPU / machine busy CPU
+	Cores          int     `json:"cores"`
+	GCSharePct     float64 `json:"gc_cpu_pct"` // garbage collector's share of the driver's CPU
+	// GCCycles is how many GC cycles ended in the window (nil: not read,
+	// as in results written before it existed); with 0 the share is 0
+	// because no cycle ran, not a measured zero.
+	GCCycles        *int64 `json:"gc_cycles,omitempty"`
+	DriverBound     bool   `json:"driver_bound"`
+	DriverBoundNote string `json:"driver_bound_note,omitempty"`
 	// SocketIO is how the terminals waited for replies: "blocking" (each
 	// on its own thread, in read) or "poller" (Go's network poller);
 	// GoMaxProcs the runtime's P count during the run (--socket-io);
