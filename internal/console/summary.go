@@ -33,7 +33,7 @@ func Summary(w io.Writer, r *results.Run) {
 	fmt.Fprintf(w, "measured %.1f s after %.0f s warm-up%s (started in %.1f s)%s\n\n", s.DurationS, r.WarmupS, conc, r.ConnectS, status)
 
 	if r.Workload == "tpcc" {
-		fmt.Fprintf(w, "tpmC %s%s   tpmTOTAL %s   TPS %s   success %.2f %%\n", F1(s.TpmC), noWaitNote(r), F1(s.TpmTotal), F1(s.TPS), s.SuccessRate)
+		fmt.Fprintf(w, "tpmC %s%s   tpmTOTAL %s   TPS %s   success %s %%\n", F1(s.TpmC), noWaitNote(r), F1(s.TpmTotal), F1(s.TPS), results.RatePct(s.SuccessRate))
 		fmt.Fprintf(w, "New-Order committed %s, rolled back %s (%.2f %%)", FI(s.NewOrderCommitted), FI(s.NewOrderRolledBack), s.NewOrderRollbackPct)
 		if s.Efficiency > 0 {
 			fmt.Fprintf(w, "   efficiency %.1f %% (%s)", s.Efficiency, s.EfficiencyNote)
@@ -46,7 +46,7 @@ func Summary(w io.Writer, r *results.Run) {
 		if s.QPS > 0 {
 			line += fmt.Sprintf("   QPS %s", F2(s.QPS))
 		}
-		fmt.Fprintf(w, "%s   success %.2f %%\n", line, s.SuccessRate)
+		fmt.Fprintf(w, "%s   success %s %%\n", line, results.RatePct(s.SuccessRate))
 	}
 	fmt.Fprintln(w, ErrorsLine(r))
 	fmt.Fprintln(w)

@@ -35,7 +35,7 @@ func CompareRuns(aName, bName string, a, b *results.Run) Table {
 	add("avg ms", sa.AvgMS, sb.AvgMS, f2)
 	add("p95 ms", sa.P95MS, sb.P95MS, f2)
 	add("p99 ms", sa.P99MS, sb.P99MS, f2)
-	add("success rate %", sa.SuccessRate, sb.SuccessRate, f2)
+	add("success rate %", sa.SuccessRate, sb.SuccessRate, results.RatePct)
 	add("errors", float64(sa.Errors), float64(sb.Errors), f0)
 	t.Rows = append(t.Rows, []string{"status", a.Status, b.Status, ""})
 	if a.Verdict != "" || b.Verdict != "" {
@@ -63,6 +63,9 @@ func Compare(a, b string) (*Doc, error) {
 			d.p("**Warning:** " + w + ".")
 		}
 		for _, w := range append(verdictWarning("A", sa), verdictWarning("B", sb)...) {
+			d.p("**Warning:** " + w + ".")
+		}
+		for _, w := range append(partitionWarning("A", sa), partitionWarning("B", sb)...) {
 			d.p("**Warning:** " + w + ".")
 		}
 		d.table(CompareRuns("A", "B", sa, sb))
@@ -128,6 +131,16 @@ func verdictWarning(name string, r *results.Run) []string {
 		w += ": " + r.Error
 	}
 	return []string{w + "; its figures are what was measured, not a valid result"}
+}
+
+// partitionWarning names a run that is one partition's result
+// (partitionNote): none for a whole or merged run.
+func partitionWarning(name string, r *results.Run) []string {
+	p := partitionNote(r)
+	if p == "" {
+		return nil
+	}
+	return []string{name + " is " + p}
 }
 
 // isFile returns the run when path is a file.

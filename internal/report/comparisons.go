@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // groups splits cases by workload kind, keeping order.
@@ -82,19 +83,40 @@ func pairMarked(v string, a, b *Step) string {
 	return v
 }
 
-// named is one plan comparison at every common concurrency: overhead =
-// (base - other) / base, speed-up = other / base, plus p95/p99 changes.
-// Steps whose verdict is not ok keep their row, marked, and stay out of
-// the mean overhead (the peak is judged-ok steps' already).
+// named is one plan comparison at every concurrency either case has:
+// overhead = (base - other) / base, speed-up = other / base, plus p95/p99
+// changes. Steps whose verdict is not ok keep their row, marked, and stay
+// out of the mean overhead (the peak is judged-ok steps' already). A
+// concurrency without figures on one side (no step there, or one that
+// failed or was interrupted before its window) keeps its row too, that
+// side's throughput "- (not run)" or "- (failed)", the differences "-", and
+// a line counts such steps (out of the mean too). A step that is one
+// partition's result gets a line saying so (partitionNote).
 func named(base, other *Case) (Table, []string) {
 	m := MetricName(base.Kind())
 	t := Table{Header: []string{"Concurrency", base.ID + " " + m, other.ID + " " + m, "Overhead", "Speed-up",
 		base.ID + " p95 ms", other.ID + " p95 ms", "p95 change", base.ID + " p99 ms", other.ID + " p99 ms", "p99 change"}, Align: "rrrrrrrrrrr"}
 	var sum float64
 	var n, left int
+	var missing, parts []string
 	for _, c := range concurrencies([]*Case{base, other}) {
 		bs, os := base.StepAt(c), other.StepAt(c)
-		if bs == nil || os == nil || !bs.ok() || !os.ok() {
+		var why []string
+		for _, side := range []struct {
+			id string
+			s  *Step
+		}{{base.ID, bs}, {other.ID, os}} {
+			if w := absence(side.s); w != "" {
+				why = append(why, side.id+" "+w)
+				continue
+			}
+			if p := partitionNote(side.s.Run); p != "" {
+				parts = append(parts, fmt.Sprintf("%s at %d is %s", side.id, c, p))
+			}
+		}
+		if len(why) > 0 {
+			t.Rows = append(t.Rows, unmatchedRow(c, bs, os))
+			missing = append(missing, fmt.Sprintf("%d (%s)", c, strings.Join(why, ", ")))
 			continue
 		}
 		bv, ov := Throughput(bs.Run), Throughput(os.Run)
@@ -129,7 +151,45 @@ func named(base, other *Case) (Table, []string) {
 	case left > 0:
 		lines = append(lines, fmt.Sprintf("No mean overhead: none of the %d common step(s) is judged ok on both sides.", left))
 	}
+	if len(missing) > 0 {
+		lines = append(lines, fmt.Sprintf("**%d step(s) without figures on one side**, not compared and left out of the mean: %s.", len(missing), strings.Join(missing, "; ")))
+	}
+	for _, p := range parts {
+		lines = append(lines, "**"+p+"**.")
+	}
 	return t, lines
+}
+
+// absence says why a step has no figures to compare: "not run" (no step),
+// "failed" or "interrupted" (it ended before its window); "" when it has
+// them.
+func absence(s *Step) string {
+	switch {
+	case s == nil:
+		return "not run"
+	case s.ok():
+		return ""
+	case s.Run.Status == "interrupted":
+		return "interrupted"
+	}
+	return "failed"
+}
+
+// unmatchedRow is named's row for a concurrency without figures on one
+// side: each side's figures where it has them (marked as in a compared
+// row), "- (<absence>)" as the throughput of a side without, and "-" for
+// every difference.
+func unmatchedRow(c int, bs, os *Step) []string {
+	cells := func(s *Step) (tput, p95, p99 string) {
+		if w := absence(s); w != "" {
+			return "- (" + w + ")", "-", "-"
+		}
+		sum := s.Run.Summary
+		return marked(f2(Throughput(s.Run)), s), marked(f2(sum.P95MS), s), marked(f2(sum.P99MS), s)
+	}
+	bt, b95, b99 := cells(bs)
+	ot, o95, o99 := cells(os)
+	return []string{fmt.Sprint(c), bt, ot, "-", "-", b95, o95, "-", b99, o99, "-"}
 }
 
 func safeDiv(a, b float64) float64 {

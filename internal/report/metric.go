@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 
 	"benchpress/internal/results"
@@ -136,12 +137,19 @@ func (c *Case) StepAt(n int) *Step {
 }
 
 // Overhead is (base - other) / base in percent: how much slower other is.
+// With a zero base it is 0 when other is 0 too, else NaN: no percentage
+// of nothing exists (0 errors against 1234), and pct and signedPct print
+// NaN as "n/a", never as a 0.00 % difference.
 func Overhead(base, other float64) float64 {
 	if base == 0 {
-		return 0
+		if other == 0 {
+			return 0
+		}
+		return math.NaN()
 	}
 	return (base - other) / base * 100
 }
 
-// Diff is (other - base) / base in percent.
+// Diff is (other - base) / base in percent (NaN from a zero base to a
+// non-zero other, as Overhead).
 func Diff(base, other float64) float64 { return -Overhead(base, other) }

@@ -132,7 +132,7 @@ func TestNumbersMatchJSON(t *testing.T) {
 			}
 			s := r.Summary
 			want := []string{c, fmt.Sprintf("%.2f", s.TpmC), fmt.Sprintf("%.2f", s.TpmTotal), fmt.Sprintf("%.2f", s.TPS),
-				fmt.Sprintf("%.2f%%", s.SuccessRate), fmt.Sprintf("%.2f", s.AvgMS), fmt.Sprintf("%.2f", s.P95MS),
+				results.RatePct(s.SuccessRate) + "%", fmt.Sprintf("%.2f", s.AvgMS), fmt.Sprintf("%.2f", s.P95MS),
 				fmt.Sprintf("%.2f", s.P99MS), fmt.Sprint(s.Errors)}
 			if strings.Join(row[:len(want)], "|") != strings.Join(want, "|") {
 				t.Errorf("%s@%s: row %q, JSON says %q", id, c, row, want)

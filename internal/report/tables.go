@@ -9,7 +9,8 @@ import (
 	"benchpress/internal/results"
 )
 
-// stepNotes marks a step: failed, interrupted, driver-bound, peak, saturation.
+// stepNotes marks a step: failed, interrupted, driver-bound, part of its
+// statements as text, merged or one partition's share, peak, saturation.
 func stepNotes(c *Case, s *Step) string {
 	var n []string
 	switch s.Run.Status {
@@ -36,6 +37,9 @@ func stepNotes(c *Case, s *Step) string {
 	if m := s.Run.Merged; m != nil {
 		n = append(n, fmt.Sprintf("%d partitions merged", len(m.Partitions)))
 	}
+	if p := partitionNote(s.Run); p != "" {
+		n = append(n, "**"+p+"**")
+	}
 	if s == c.Peak() {
 		n = append(n, "peak")
 	}
@@ -56,6 +60,23 @@ func textStmtNote(r *results.Run) string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d statements prepared, the rest as text (max_prepared_stmt_count %d)", p.Prepared, p.Kinds, p.ServerLimit)
+}
+
+// partitionNote says that r is one partition's result of a partitioned
+// run (--partition I/N, --processes), or "": its figures are one load
+// process's share of the run while its configuration (the concurrency a
+// report shows) is the whole run's, so beside whole runs it looks like the
+// run at about 1/N of its throughput.
+func partitionNote(r *results.Run) string {
+	p := r.Partition
+	if p == nil {
+		return ""
+	}
+	share := ""
+	if p.Terminals > 0 {
+		share = fmt.Sprintf(" (%d terminals)", p.Terminals)
+	}
+	return fmt.Sprintf("partition %d/%d: one process's share%s, not the run's; merge the partitions with benchpress merge", p.Index, p.Count, share)
 }
 
 // failedRow fills a row of width cols for a failed step.
@@ -87,7 +108,7 @@ func tpccTable(c *Case) Table {
 			continue
 		}
 		m := s.Run.Summary
-		t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), f2(m.TpmC), f2(m.TpmTotal), f2(m.TPS), pct(m.SuccessRate),
+		t.Rows = append(t.Rows, []string{fmt.Sprint(s.Concurrency), f2(m.TpmC), f2(m.TpmTotal), f2(m.TPS), rate(m.SuccessRate),
 			f2(m.AvgMS), f2(m.P95MS), f2(m.P99MS), fmt.Sprint(m.Errors), note})
 	}
 	return t

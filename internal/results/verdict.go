@@ -2,7 +2,9 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -104,8 +106,8 @@ func Judge(r *Run, c Criteria) {
 	case s.Transactions == 0:
 		failed = append(failed, "no operation succeeded in the measurement window")
 	case s.SuccessRate < c.MinSuccessPct:
-		failed = append(failed, fmt.Sprintf("success rate %.2f %% is below --min-success %g %% (%d errors%s)",
-			s.SuccessRate, c.MinSuccessPct, s.Errors, classList(r.ErrorsByClass)))
+		failed = append(failed, fmt.Sprintf("success rate %s %% is below --min-success %g %% (%d errors%s)",
+			RatePct(s.SuccessRate), c.MinSuccessPct, s.Errors, classList(r.ErrorsByClass)))
 	}
 	if r.Status == "interrupted" {
 		degraded = append(degraded, fmt.Sprintf("interrupted after %.1f s of measurement", s.DurationS))
@@ -146,6 +148,26 @@ func Judge(r *Run, c Criteria) {
 		r.Verdict = VerdictOK
 	}
 	r.VerdictReasons = append(failed, degraded...)
+}
+
+// RatePct formats a success rate (in percent) with two decimals, cut
+// (rounded down), never rounded up: a rate below a bound of two decimals or
+// fewer never prints as the bound or above it (98.996 is "98.99", not
+// "99.00", under --min-success 99), and only a rate of exactly 100 prints
+// as "100.00". The decimals cut are those of the shortest decimal that
+// reads back as v, so 99.99 stays "99.99".
+func RatePct(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	i := strings.IndexByte(s, '.')
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return s
+	case i < 0:
+		return s + ".00"
+	case len(s)-i > 3:
+		return s[:i+3]
+	}
+	return s + strings.Repeat("0", 3-(len(s)-i))
 }
 
 // lostClass is the error class of a lost session (errclass names).

@@ -28,6 +28,9 @@ func TestJudge(t *testing.T) {
 			Criteria{}, VerdictOK, ""},
 		{"low success", Run{Status: "ok", Summary: Summary{Transactions: 650, Errors: 350, SuccessRate: 65, TPS: 81, DurationS: 8},
 			ErrorsByClass: map[string]int64{"resource_limit": 350}, Series: steady}, Criteria{}, VerdictFailed, "success rate 65.00 % is below --min-success 99 %"},
+		// 98.996 % rounds to 99.00 but is below 99: never printed as 99.00.
+		{"success just below the bound", Run{Status: "ok", Summary: Summary{Transactions: 98996, Errors: 1004, SuccessRate: 98.996, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{}, VerdictFailed, "success rate 98.99 % is below --min-success 99 % (1004 errors)"},
 		{"custom min success", Run{Status: "ok", Summary: Summary{Transactions: 980, Errors: 20, SuccessRate: 98, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{MinSuccessPct: 95}, VerdictOK, ""},
 		{"nothing succeeded", Run{Status: "ok", Summary: Summary{Errors: 10, DurationS: 8}}, Criteria{}, VerdictFailed, "no operation succeeded"},
@@ -91,5 +94,27 @@ func TestJudge(t *testing.T) {
 			}
 			t.Fatalf("reasons %q lack %q", r.VerdictReasons, tt.reason)
 		})
+	}
+}
+
+func TestRatePct(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{98.996, "98.99"}, // below 99: never "99.00"
+		{99.99, "99.99"},  // not cut to 99.98 by the binary fraction
+		{99.9999999, "99.99"},
+		{99, "99.00"},
+		{99.5, "99.50"},
+		{100, "100.00"},
+		{0, "0.00"},
+		{65, "65.00"},
+		{0.0001, "0.00"},
+	}
+	for _, tc := range tests {
+		if got := RatePct(tc.v); got != tc.want {
+			t.Errorf("RatePct(%v) = %q, want %q", tc.v, got, tc.want)
+		}
 	}
 }

@@ -114,3 +114,31 @@ func TestMixChecksNotJudgedNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedDeliveriesCheckName: the skipped-deliveries check's bound
+// (1 % of the Deliveries, at least 1) is in its detail, not its name, so
+// that every partition's check and the merged run's have the same name.
+func TestSkippedDeliveriesCheckName(t *testing.T) {
+	tests := []struct {
+		name       string
+		skipped    float64
+		deliveries int64
+		pass       bool
+		detail     string
+	}{
+		{"few deliveries", 1, 50, true, "1 skipped over 50 Deliveries, at most 1 allowed"},
+		{"one partition's share", 4, 300, false, "4 skipped over 300 Deliveries, at most 3 allowed"},
+		{"the merged run", 4, 600, true, "4 skipped over 600 Deliveries, at most 6 allowed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bound := max(1, 0.01*float64(tc.deliveries))
+			audit := map[string]any{"delivery_skipped_districts": AuditFigure{Value: tc.skipped, Max: bound, OK: tc.skipped <= bound, Samples: tc.deliveries}}
+			got := auditChecks(audit)
+			want := results.Check{Name: skippedDeliveriesCheck, Passed: tc.pass, Detail: tc.detail}
+			if len(got) != 1 || got[0] != want {
+				t.Fatalf("checks %+v, want [%+v]", got, want)
+			}
+		})
+	}
+}
