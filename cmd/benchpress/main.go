@@ -46,6 +46,7 @@ func run() int {
 		// Each run sets the soft memory limit for its terminals.
 		TuneProcess: tuneProcess(os.Getenv),
 		Executable:  exe,
+		Environ:     os.Environ,
 	}
 	root := cli.NewRoot(app)
 	root.SetArgs(os.Args[1:])

@@ -30,8 +30,10 @@ type App struct {
 	TuneProcess func(ProcessPlan) (restore func())
 	// Executable is this binary's path (--processes starts it as children).
 	Executable string
-	// Interrupt is closed (or its context cancelled) on SIGINT/SIGTERM; the
-	// root command's context carries it.
+	// Environ is this process's environment ("NAME=value"), which the
+	// children of --processes inherit; cmd/benchpress gives os.Environ.
+	// The root command's context is cancelled on SIGINT/SIGTERM.
+	Environ func() []string
 
 	policy runPolicy // --min-success, --arrivals (runpolicy.go)
 	prof   profiler  // --cpuprofile, --memprofile (profile.go)

@@ -78,6 +78,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	watch := runwatch.Start(ctx, app.watch, runwatch.Spec{Name: spec.Name, Ops: spec.Workload.Ops(),
 		Terminals: spec.Runner.Terminals, Connector: spec.Connector})
+	// Every return before Finish (a refused statement plan, a failed run)
+	// stops the host watch and closes its admin session.
+	defer watch.Close()
 	watch.Hook(ctx, &cfg)
 	if cfg.Warmup == 0 {
 		startAcct()
@@ -156,7 +159,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	before := countSessions(spec.Connector)
 	res, err := runner.Run(ctx, cfg, spec.Workload, spec.Connector)
 	if err != nil {
-		watch.Finish(ctx, &results.Run{}, started, started)
 		return nil, budget.explain(withHint(err))
 	}
 	run := assemble(app, spec, res, started, countSessions(spec.Connector).since(before))

@@ -88,7 +88,7 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 			variant = v
 		}
 		started := time.Now()
-		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, partition.ChildArgs(m.Name, args, cmd.Flags()))
+		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, childCmd{args: partition.ChildArgs(m.Name, args, cmd.Flags())})
 		if run == nil && err != nil {
 			// No result: --json still gets the refusal, so that a script
 			// reading it never finds a file an earlier run left there.
@@ -102,9 +102,17 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 	return cmd
 }
 
+// childCmd is how --processes starts the children of a run: their command
+// line (nil: --processes is not available) and the variables added to the
+// environment they inherit (partition.Local.Env).
+type childCmd struct {
+	args func() []string
+	env  []string
+}
+
 // runOptions validates opts (parsed into fs) for variant and runs them.
-// children is the child command line for --processes (nil: none).
-func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant string, fs *pflag.FlagSet, quiet bool, children func() []string) (*results.Run, *registry.Spec, error) {
+// children is the child command for --processes.
+func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant string, fs *pflag.FlagSet, quiet bool, children childCmd) (*results.Run, *registry.Spec, error) {
 	if err := joinUsage(opts.Resolve(variant, fs)); err != nil {
 		return nil, nil, err
 	}
@@ -114,9 +122,9 @@ func runOptions(ctx context.Context, app *App, opts registry.RunOptions, variant
 // runResolved connects, builds the family's run, executes it and runs the
 // family's After hook. The result comes back also when interrupted. With
 // --partition it runs this process's partition; with --processes it runs
-// every partition as a child process (command line from children) and
+// every partition as a child process (started as children says) and
 // merges them (runLocal).
-func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool, children func() []string) (*results.Run, *registry.Spec, error) {
+func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet bool, children childCmd) (*results.Run, *registry.Spec, error) {
 	part, err := opts.Partition().Resolve()
 	if err != nil {
 		return nil, nil, err

@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		exe, _ := os.Executable()
-		app := &App{Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Version: "test", Executable: exe}
+		app := &App{Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Version: "test", Executable: exe, Environ: os.Environ}
 		root := NewRoot(app)
 		root.SetArgs(os.Args[1:])
 		err := root.ExecuteContext(ctx)

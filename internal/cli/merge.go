@@ -89,9 +89,10 @@ func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 
 // runLocal runs the partitions of a run as local child processes of this
 // binary (partition.RunLocal) and merges their results.
-func runLocal(ctx context.Context, app *App, p *partition.Flags, children func() []string, quiet bool) (*results.Run, error) {
+func runLocal(ctx context.Context, app *App, p *partition.Flags, children childCmd, quiet bool) (*results.Run, error) {
 	merge := func(parts []*results.Run) (*results.Run, error) { return mergeRuns(parts, app.policy.minSuccess) }
-	merged, err := partition.RunLocal(ctx, p, partition.Local{Executable: app.Executable, Children: children, Err: app.Err, Quiet: quiet, Merge: merge})
+	merged, err := partition.RunLocal(ctx, p, partition.Local{Executable: app.Executable, Children: children.args, Env: children.env, Environ: app.Environ,
+		Err: app.Err, Quiet: quiet, Merge: merge})
 	if errors.Is(err, partition.ErrLocalInterrupted) {
 		return nil, ErrInterrupted
 	}

@@ -24,7 +24,7 @@ func runCLIExe(t *testing.T, args ...string) (string, string, int) {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
-	app := &App{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Version: "test", Executable: exe}
+	app := &App{Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Version: "test", Executable: exe, Environ: os.Environ}
 	root := NewRoot(app)
 	root.SetArgs(args)
 	err = root.ExecuteContext(context.Background())

@@ -65,7 +65,7 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 				"--duration", duration.String(), "--report-interval", "5s", "--max-retries", "5", "--check"}); err != nil {
 				return &UsageError{Err: err}
 			}
-			run, _, err := runOptions(ctx, app, opts, "", fs, false, nil)
+			run, _, err := runOptions(ctx, app, opts, "", fs, false, childCmd{})
 			if run != nil {
 				results.Rejudge(run)
 				console.Summary(app.Out, run)

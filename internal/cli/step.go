@@ -33,7 +33,9 @@ func (s stepRunner) RunStep(ctx context.Context, st sweep.Step) (*results.Run, e
 	}
 	opts.SetStep(st.Concurrency, st.Warmup, st.Duration)
 	opts.Target().URL = st.Target
-	opts.Partition().ForStep(st.CaseID, st.Concurrency)
-	run, _, err := runResolved(ctx, s.app, opts, true, st.ChildArgs)
+	if err := opts.Partition().ForStep(st.CaseID, st.Concurrency); err != nil {
+		return nil, err
+	}
+	run, _, err := runResolved(ctx, s.app, opts, true, childCmd{args: st.ChildArgs, env: st.ChildEnv()})
 	return run, err
 }

@@ -120,11 +120,20 @@ func (rec *Recorder) RecordIn(phase Phase, op int, latency time.Duration, outcom
 // OpCounts.RetryErrs[class], not in Errs (the transaction's outcome is
 // recorded once, by Record).
 func (rec *Recorder) AddRetry(op int, class errclass.Class) {
-	p := rec.reg.Phase()
-	if p != Warmup && p != Measure {
+	rec.AddRetryIn(rec.reg.Phase(), op, class)
+}
+
+// AddRetryIn is AddRetry with the phase given by the caller: the runner
+// passes the phase in which the transaction started, as to RecordIn, so
+// that a transaction's retries count where its outcome does (a warm-up
+// transaction retried after the window opened stays out of the window).
+// Retries in the Done phase are dropped. It does not allocate once the
+// buffers have grown to a tick's worth of samples.
+func (rec *Recorder) AddRetryIn(phase Phase, op int, class errclass.Class) {
+	if phase != Warmup && phase != Measure {
 		return
 	}
-	s := packSample(p == Measure, op, kindRetry, class, 0)
+	s := packSample(phase == Measure, op, kindRetry, class, 0)
 	rec.mu.Lock()
 	rec.cur.samples = append(rec.cur.samples, s)
 	rec.mu.Unlock()

@@ -131,6 +131,7 @@ func TestRecordDoesNotAllocate(t *testing.T) {
 			ex[0] = 1
 			rec.Record(i%2, time.Millisecond, OK, errclass.None, ex)
 			rec.AddRetry(0, errclass.LockTimeout)
+			rec.AddRetryIn(Measure, 1, errclass.Deadlock)
 			rec.AddExtra(0, 1)
 		}
 	}
@@ -203,4 +204,37 @@ func BenchmarkRecordParallel(b *testing.B) {
 		}
 	})
 	close(stop)
+}
+
+// TestRetryCountsInTheTransactionsPhase: a retry counts in the phase its
+// transaction started in (AddRetryIn), as the transaction's outcome does,
+// whatever the phase is when the retry happens; Done drops it.
+func TestRetryCountsInTheTransactionsPhase(t *testing.T) {
+	tests := []struct {
+		name           string
+		started, now   Phase
+		wantWindow     int64 // retries in the cumulative (window) result
+		wantInInterval int64 // retries in the tick's interval (warm-up and window)
+	}{
+		{"warm-up, retried after the window opened", Warmup, Measure, 0, 1},
+		{"window, retried after it closed", Measure, Done, 1, 1},
+		{"window, retried in it", Measure, Measure, 1, 1},
+		{"warm-up, retried in it", Warmup, Warmup, 0, 1},
+		{"after the window", Done, Done, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRegistry([]string{"a"}, nil, 1)
+			r.SetPhase(tc.now)
+			r.Recorder(0).AddRetryIn(tc.started, 0, errclass.Deadlock)
+			iv := r.Tick()
+			if got := iv.Counts[0].Retries; got != tc.wantInInterval {
+				t.Errorf("interval retries %d, want %d", got, tc.wantInInterval)
+			}
+			c := r.Cumulative().Counts[0]
+			if c.Retries != tc.wantWindow || c.RetryErrs[errclass.Deadlock] != tc.wantWindow {
+				t.Errorf("window retries %d (deadlock %d), want %d", c.Retries, c.RetryErrs[errclass.Deadlock], tc.wantWindow)
+			}
+		})
+	}
 }

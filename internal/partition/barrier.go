@@ -60,8 +60,11 @@ const retention = 7 * 24 * time.Hour
 // on the local clock: the last arrival plus Lead on the server's clock,
 // converted with skew. Every partition computes the same server instant from
 // the same rows. A run id may be used once: a second arrival of the same
-// partition is an error.
-func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (time.Time, error) {
+// partition is an error. A partition that gives up after joining (the
+// timeout, ctx ended, an error) deletes its row, so that a late partition
+// waits for a full barrier instead of counting the rows of partitions that
+// left, and a restarted partition can join the run id again.
+func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (_ time.Time, err error) {
 	if b.RunID == "" {
 		return time.Time{}, errors.New("barrier: a run id is required (--run-id, the same for every partition)")
 	}
@@ -88,9 +91,17 @@ func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (time.T
 		b.RunID, b.Spec.Index, b.Spec.Count, serverNow()); err != nil {
 		return time.Time{}, fmt.Errorf("barrier: join run %q: %w", b.RunID, err)
 	}
+	defer func() {
+		if err != nil {
+			b.leave(ctx, conn)
+		}
+	}()
 	deadline := time.Now().Add(b.Timeout)
+	// The partitions seen while waiting: one that gave up and left before
+	// this one's timeout still arrived (the timeout names only the others).
+	seen := make([]bool, b.Spec.Count)
 	for {
-		st, err := b.state(ctx, conn)
+		st, err := b.state(ctx, conn, seen)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -103,7 +114,7 @@ func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (time.T
 			return start.Add(-skew.Offset), nil
 		}
 		if !time.Now().Before(deadline) {
-			return time.Time{}, b.timeout(ctx, conn)
+			return time.Time{}, b.timeout(seen)
 		}
 		t := time.NewTimer(min(poll, time.Until(deadline)))
 		select {
@@ -115,38 +126,58 @@ func (b *Barrier) Join(ctx context.Context, conn target.Conn, skew Skew) (time.T
 	}
 }
 
+// leaveTimeout bounds the deletion of a partition's row when it gives up.
+const leaveTimeout = 5 * time.Second
+
+// leave deletes this partition's row, best effort: on a context that ctx's
+// end does not cancel (an interrupted partition leaves too), bounded by
+// leaveTimeout.
+func (b *Barrier) leave(ctx context.Context, conn target.Conn) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), leaveTimeout)
+	defer cancel()
+	_, _ = conn.Exec(ctx, "DELETE FROM "+BarrierTable+" WHERE run_id = ? AND part = ?", b.RunID, b.Spec.Index)
+}
+
 type barrierState struct {
 	count, lastUS, minParts, maxParts int64
 }
 
-func (b *Barrier) state(ctx context.Context, conn target.Conn) (barrierState, error) {
+// state reads the run's rows: how many, the last arrival, the smallest and
+// largest N; it marks every partition it finds in seen.
+func (b *Barrier) state(ctx context.Context, conn target.Conn, seen []bool) (barrierState, error) {
 	var st barrierState
-	rows, err := conn.Query(ctx, "SELECT COUNT(*), MAX(joined_us), MIN(parts), MAX(parts) FROM "+BarrierTable+" WHERE run_id = ?", b.RunID)
+	rows, err := conn.Query(ctx, "SELECT part, parts, joined_us FROM "+BarrierTable+" WHERE run_id = ?", b.RunID)
 	if err != nil {
 		return st, fmt.Errorf("barrier: %w", err)
 	}
 	defer rows.Close()
-	if !rows.Next() {
-		return st, fmt.Errorf("barrier: no row from the barrier query: %w", rows.Err())
+	for rows.Next() {
+		var part, parts, us int64
+		if err := rows.Scan(&part, &parts, &us); err != nil {
+			return st, fmt.Errorf("barrier: %w", err)
+		}
+		if st.count == 0 || parts < st.minParts {
+			st.minParts = parts
+		}
+		st.maxParts = max(st.maxParts, parts)
+		st.lastUS = max(st.lastUS, us)
+		st.count++
+		if part >= 0 && int(part) < len(seen) {
+			seen[part] = true
+		}
 	}
-	if err := rows.Scan(&st.count, &st.lastUS, &st.minParts, &st.maxParts); err != nil {
+	if err := rows.Err(); err != nil {
 		return st, fmt.Errorf("barrier: %w", err)
+	}
+	if st.count == 0 {
+		return st, fmt.Errorf("barrier: this partition's row of run %q is gone", b.RunID)
 	}
 	return st, rows.Close()
 }
 
-// timeout builds the TimeoutError with the partitions that are missing.
-func (b *Barrier) timeout(ctx context.Context, conn target.Conn) error {
-	seen := make([]bool, b.Spec.Count)
-	if rows, err := conn.Query(ctx, "SELECT part FROM "+BarrierTable+" WHERE run_id = ?", b.RunID); err == nil {
-		for rows.Next() {
-			var p int64
-			if rows.Scan(&p) == nil && p >= 0 && int(p) < len(seen) {
-				seen[p] = true
-			}
-		}
-		rows.Close()
-	}
+// timeout builds the TimeoutError with the partitions never seen while
+// this one waited.
+func (b *Barrier) timeout(seen []bool) error {
 	e := &TimeoutError{RunID: b.RunID, Timeout: b.Timeout, Count: b.Spec.Count}
 	for i, ok := range seen {
 		if !ok {

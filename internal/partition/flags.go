@@ -30,7 +30,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.RunID, "run-id", "", "with --partition: the run's id, the same for every partition and new for every run (the barrier table's key; TPC-C derives its seed from it when --seed is 0)")
 	fs.StringVar(&f.StartAt, "start-at", "", "with --partition: start warm-up at this instant on the database server's clock (RFC 3339) instead of meeting at the barrier table")
 	fs.DurationVar(&f.BarrierTimeout, "barrier-timeout", 2*time.Minute, "with --partition: how long to wait for the other partitions at the barrier (exit code 12 when one never arrives)")
-	fs.IntVar(&f.Processes, "processes", 0, "run as N partitions in N local child processes of this binary, then merge them (one big load machine)")
+	fs.IntVar(&f.Processes, "processes", 0, "run as N partitions in N local child processes of this binary, then merge them (one big load machine; not with --metrics-addr: the run happens in the children)")
 	fs.StringVar(&f.CPUSet, "cpuset", "", "with --processes: pin each child to a CPU list, lists separated by ':' (e.g. 0-3:4-7, as numactl/taskset -c)")
 }
 
@@ -96,11 +96,27 @@ func (f *Flags) Seed(given uint64) uint64 {
 
 // ForStep makes a plan's run id unique per sweep step (the barrier accepts
 // a run id once): ID-<case>-<concurrency>. Every machine running its copy
-// of the plan derives the same ids.
-func (f *Flags) ForStep(caseID string, concurrency int) {
+// of the plan derives the same ids. A step with start-at is refused
+// (CheckStep).
+func (f *Flags) ForStep(caseID string, concurrency int) error {
+	if err := f.CheckStep(); err != nil {
+		return err
+	}
 	if f.Partition != "" && f.RunID != "" {
 		f.RunID = fmt.Sprintf("%s-%s-%d", f.RunID, caseID, concurrency)
 	}
+	return nil
+}
+
+// CheckStep refuses what a sweep step cannot have, as a *usage.Error:
+// start-at, one instant that every step of the plan would get (all but
+// the first would find it passed). Partitioned steps meet at the barrier,
+// each under its own run id (ForStep).
+func (f *Flags) CheckStep() error {
+	if f.StartAt != "" {
+		return usage.Errorf("start-at cannot be used in a plan: every step would get the same instant and all but the first would find it passed; partitioned steps meet at the barrier, give run-id (the same on every machine) instead")
+	}
+	return nil
 }
 
 // ErrAfterRun refuses an after-run step (TPC-C --check) in a partition: it

@@ -32,6 +32,18 @@ func IsChildFlag(name string) bool {
 	return false
 }
 
+// IsParentFlag tells whether the flag name belongs to the parent process
+// alone and is not replayed to the children: --metrics-addr (every child
+// would bind the same address) and the hidden --cpuprofile and --memprofile
+// (every child would write the same file).
+func IsParentFlag(name string) bool {
+	switch name {
+	case "metrics-addr", "cpuprofile", "memprofile":
+		return true
+	}
+	return false
+}
+
 // ErrLocalInterrupted is returned by RunLocal when ctx was cancelled (Ctrl-C):
 // the children wrote what they measured to a kept directory (named on
 // Local.Err) and nothing is returned.
@@ -44,6 +56,14 @@ type Local struct {
 	// Children gives the child command line without the partition flags;
 	// nil means --processes is not available for the command.
 	Children func() []string
+	// Env are variables ("NAME=value") set in the children's environment
+	// on top of Environ's, which they inherit: a secret such as the
+	// target's password goes there, never on a command line (visible to
+	// every user of the machine).
+	Env []string
+	// Environ is this process's environment (the process edge's
+	// os.Environ); nil with Env set gives the children Env alone.
+	Environ func() []string
 	// Err receives the children's stderr (each line prefixed with its
 	// partition) and the progress messages; only the failure and
 	// interruption messages when Quiet.
@@ -112,6 +132,18 @@ func RunLocal(ctx context.Context, p *Flags, l Local) (*results.Run, error) {
 		cmd := exec.CommandContext(childCtx, l.Executable, argv...)
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 		cmd.WaitDelay = 15 * time.Second
+		// Out of the terminal's process group: a Ctrl-C reaches this
+		// process alone, which interrupts each child once (Cancel). A
+		// child that got the terminal's SIGINT and then the forwarded one
+		// would die of its second signal before it saved its result.
+		ownProcessGroup(cmd)
+		if len(l.Env) > 0 {
+			var base []string
+			if l.Environ != nil {
+				base = l.Environ()
+			}
+			cmd.Env = append(base, l.Env...)
+		}
 		cmd.Stdout = io.Discard
 		lw := &lastLineWriter{prefix: fmt.Sprintf("[partition %d/%d] ", i, n)}
 		if !l.Quiet {
@@ -277,13 +309,14 @@ func (l *lastLineWriter) last() string {
 }
 
 // ChildArgs is the child command line of `benchpress FAMILY run ARGS` with
-// the flags given on fs (those the parent sets for each child left out,
-// IsChildFlag; a slice flag once per element).
+// the flags given on fs (those the parent sets for each child, IsChildFlag,
+// and those of the parent alone, IsParentFlag, left out; a slice flag once
+// per element).
 func ChildArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
 	return func() []string {
 		out := append([]string{family, "run"}, args...)
 		fs.Visit(func(f *pflag.Flag) {
-			if IsChildFlag(f.Name) {
+			if IsChildFlag(f.Name) || IsParentFlag(f.Name) {
 				return
 			}
 			if sv, ok := f.Value.(pflag.SliceValue); ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"runtime"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,4 +35,14 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 		err = fmt.Errorf("restore CPU affinity: %w", rerr)
 	}
 	return err
+}
+
+// ownProcessGroup has cmd start in a process group of its own (its pid), so
+// that signals sent to the terminal's foreground group (Ctrl-C) do not
+// reach it.
+func ownProcessGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 }

@@ -14,3 +14,8 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	}
 	return cmd.Start()
 }
+
+// ownProcessGroup leaves cmd in this process's group: process groups are
+// only set on Linux (elsewhere a terminal's Ctrl-C reaches the children
+// too).
+func ownProcessGroup(cmd *exec.Cmd) {}

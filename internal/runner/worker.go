@@ -140,7 +140,8 @@ func (w *worker) loop(soft, hard context.Context) {
 
 // attempt runs op, re-running it after retryable errors up to MaxRetries.
 // Each re-run attempt is counted as a retry of its error's class and its
-// message kept among the error samples, as a failed transaction's is.
+// message kept among the error samples, as a failed transaction's is, both
+// in phase, the one the transaction started in.
 func (w *worker) attempt(ctx context.Context, phase metrics.Phase, op int) (metrics.Outcome, error) {
 	for try := 0; ; try++ {
 		out, err := w.term.Exec(ctx, op)
@@ -151,7 +152,7 @@ func (w *worker) attempt(ctx context.Context, phase metrics.Phase, op int) (metr
 		if !class.Retryable() {
 			return out, err
 		}
-		w.rec.AddRetry(op, class)
+		w.rec.AddRetryIn(phase, op, class)
 		w.samples.add(phase, op, class, err)
 	}
 }

@@ -44,8 +44,12 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.interval, "watch-interval", time.Second, "host sampling interval")
 	fs.StringSliceVar(&o.procs, "watch-procs", nil, "process names watched on the load machine (default "+strings.Join(monitor.DefaultProcessNames, ",")+")")
 	fs.BoolVar(&o.off, "no-watch", false, "watch nothing: no host, process or database figures")
-	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this loopback address (e.g. 127.0.0.1:9400) at /metrics")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics on this loopback address (e.g. 127.0.0.1:9400) at /metrics\n(not with --processes, whose run happens in the child processes: run the partitions with --partition I/N, each with its own --metrics-addr)")
 }
+
+// MetricsAddr is the --metrics-addr given ("" when none): the address this
+// process serves live metrics on while the command runs.
+func (o *Options) MetricsAddr() string { return o.metricsAddr }
 
 // Open validates the parsed flags (bad ones are *usage.Error) and, with
 // --metrics-addr, starts serving the live metrics, announcing the address

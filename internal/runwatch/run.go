@@ -34,6 +34,7 @@ type Run struct {
 	quiet *monitor.DBReading
 	runOK int64
 	errs  []string
+	done  bool // Finish or Close ran
 }
 
 type dbRead struct {
@@ -114,12 +115,36 @@ func (w *Run) Measure(ctx context.Context) {
 	}()
 }
 
-// Finish stops watching and stores the figures of the window [from, to] in
-// run (Watch and Notes).
-func (w *Run) Finish(ctx context.Context, run *results.Run, from, to time.Time) {
-	if w == nil {
+// Close stops watching without figures (a run that never ran, or failed):
+// the host sampling ends, the admin session closes and the live metrics say
+// the run is done. It does nothing after Finish or a first Close, so that a
+// deferred Close covers every return path.
+func (w *Run) Close() {
+	if w == nil || w.done {
 		return
 	}
+	w.done = true
+	if w.opts.prom != nil {
+		w.opts.prom.Live.End()
+	}
+	if w.watcher != nil {
+		w.watcher.Stop()
+	}
+	if w.admin != nil {
+		if w.dbStart != nil {
+			<-w.dbStart // the window-start reading still uses the session (bounded: Measure)
+		}
+		w.admin.Close()
+	}
+}
+
+// Finish stops watching and stores the figures of the window [from, to] in
+// run (Watch and Notes). It does nothing after Close or a first Finish.
+func (w *Run) Finish(ctx context.Context, run *results.Run, from, to time.Time) {
+	if w == nil || w.done {
+		return
+	}
+	w.done = true
 	if w.opts.prom != nil {
 		w.opts.prom.Live.End()
 	}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -11,11 +12,18 @@ import (
 	"benchpress/internal/registry"
 )
 
+// ChildPasswordEnv is the environment variable that hands a child process
+// of a step (ChildEnv) its target's password.
+const ChildPasswordEnv = "BENCHPRESS_CHILD_PASSWORD"
+
 // ChildArgs is the command line of a child process running the step (a
 // step with --processes, or a partition of one): the plan's options as
 // flags (a list-valued option once per element, as plans set them; those
 // the parent sets for each child left out, partition.IsChildFlag) and the
-// step's target, concurrency, warm-up and duration.
+// step's target, concurrency, warm-up and duration. The target's password
+// is never on it (a command line is visible to every user of the machine,
+// in ps and /proc): the URL goes without it, with
+// --password-env=ChildPasswordEnv, and ChildEnv holds the password.
 func (st Step) ChildArgs() []string {
 	family, variant, _ := strings.Cut(st.Workload, "/")
 	out := []string{family, "run"}
@@ -44,6 +52,44 @@ func (st Step) ChildArgs() []string {
 	if fs.Lookup("terminals") == nil {
 		conc = "--threads="
 	}
-	return append(out, "--target="+st.Target, conc+fmt.Sprint(st.Concurrency),
+	u, pw := splitPassword(st.Target)
+	out = append(out, "--target="+u)
+	if pw != "" {
+		out = append(out, "--password-env="+ChildPasswordEnv)
+	}
+	return append(out, conc+fmt.Sprint(st.Concurrency),
 		"--warmup="+st.Warmup.String(), "--duration="+st.Duration.String(), "--report-interval=0")
+}
+
+// ChildEnv is what a child process of the step (ChildArgs) needs in its
+// environment besides what it inherits: its target's password under
+// ChildPasswordEnv, or nothing when the target URL has none.
+func (st Step) ChildEnv() []string {
+	if _, pw := splitPassword(st.Target); pw != "" {
+		return []string{ChildPasswordEnv + "=" + pw}
+	}
+	return nil
+}
+
+// splitPassword returns the URL u without the password of its user-info and
+// that password, percent-decoded ("" when u has none). The user-info ends at
+// the URL's last '@', as target.Parse reads it.
+func splitPassword(u string) (string, string) {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u, ""
+	}
+	rest := u[i+3:]
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return u, ""
+	}
+	user, pass, ok := strings.Cut(rest[:at], ":")
+	if !ok || pass == "" {
+		return u, ""
+	}
+	if dec, err := url.PathUnescape(pass); err == nil {
+		pass = dec
+	}
+	return u[:i+3] + user + rest[at:], pass
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"strings"
 
 	"benchpress/internal/registry"
 )
@@ -24,6 +25,12 @@ func (p *parser) checkOptions() {
 		where := fmt.Sprintf("case %q", c.ID)
 		opts, problems := registry.Configure(rc.Workload, rc.Options,
 			registry.StepSettings{Concurrency: rc.Ladder[0], Warmup: rc.Warmup, Duration: rc.Duration})
+		if opts != nil {
+			if err := opts.Partition().CheckStep(); err != nil {
+				problems = append(problems, registry.KeyError{Key: optionKey(rc.Options, "start-at"), Err: err})
+				opts = nil
+			}
+		}
 		for _, pr := range problems {
 			line, w := c.line, where
 			if pr.Key != "" {
@@ -45,4 +52,17 @@ func (p *parser) checkOptions() {
 		}
 		c.config = opts
 	}
+}
+
+// optionKey is the key of options that sets the run flag name (plan keys
+// write dashes or underscores; of two spellings, the one set last, as
+// registry.Configure sets keys in sorted order), or "" when none does.
+func optionKey(options map[string]string, name string) string {
+	key := ""
+	for k := range options {
+		if strings.ReplaceAll(k, "_", "-") == name && k > key {
+			key = k
+		}
+	}
+	return key
 }

@@ -64,6 +64,22 @@ cases: [{id: A, target: tidb, mysql-client: driver}]
 			`p.yaml:6: target "bad": unknown target scheme "oracle"`,
 			`p.yaml:7: target "nodb": invalid target URL "mysql://u@h:3306": missing database name`,
 		}},
+		{"partitioned at the barrier", `name: x
+targets: {a: "mysql://b@h/db"}
+defaults: {workload: tpcc, partition: 0/2, run_id: poc}
+cases: [{id: A}]
+`, nil},
+		{"start-at cannot start every step", `name: x
+targets: {a: "mysql://b@h/db"}
+defaults: {workload: tpcc, partition: 0/2}
+cases:
+  - {id: A, start_at: "2026-11-23T14:00:00Z"}
+  - id: B
+    overrides: {start-at: "2026-11-23T15:00:00Z"}
+`, []string{
+			`p.yaml:5: case "A": start-at cannot be used in a plan: every step would get the same instant`,
+			`p.yaml:7: case "B": start-at cannot be used in a plan`,
+		}},
 		{"mixed workloads keep their own defaults", `name: x
 targets: {a: "mysql://b@h/db"}
 defaults: {workload: tpcc, warehouses: 2, tables: 4}

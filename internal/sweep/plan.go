@@ -155,6 +155,19 @@ func (p *Plan) ResolvedCases() []ResolvedCase {
 	return out
 }
 
+// LocalProcessCases returns the ids of the cases whose steps run as local
+// child processes (processes: N), in plan order; cases not validated
+// (no typed options) are left out.
+func (p *Plan) LocalProcessCases() []string {
+	var ids []string
+	for _, rc := range p.ResolvedCases() {
+		if rc.Config != nil && rc.Config.Partition().Processes > 0 {
+			ids = append(ids, rc.ID)
+		}
+	}
+	return ids
+}
+
 // TargetNames returns the target names, sorted.
 func (p *Plan) TargetNames() []string {
 	names := make([]string, 0, len(p.Targets))
