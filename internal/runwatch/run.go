@@ -2,6 +2,7 @@ package runwatch
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -255,24 +256,38 @@ func (w *Run) commitCheck(run *results.Run) monitor.CommitCheck {
 }
 
 // commitsComparable tells whether each of the workload's transactions is
-// one server commit: TPC-C and sysbench in transactions (not
-// oltp_point_select, not --skip-trx); YCSB runs in autocommit. Through a
-// sharding proxy (target.ProxyName) none is: a transaction commits on
-// every backend it touched, and the counters read through the proxy are
-// its own or one backend's; why says so ("" for the workload's reason).
+// one server commit: TPC-C, and the sysbench tests whose every event is one
+// BEGIN..COMMIT (transactional, not --skip-trx). The other sysbench tests
+// run their statements in autocommit, all or part (oltp_point_select,
+// oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete;
+// oltp_read_write_split's reads before its transaction), which MySQL's
+// Com_commit does not count and PostgreSQL's xact_commit counts one each;
+// YCSB runs in autocommit. None is comparable through a sharding proxy
+// (target.ProxyName): a transaction commits on every backend it touched,
+// and the counters read through the proxy are its own or one backend's; nor
+// in one partition of a run split over N processes, whose server counts
+// every partition's commits. why says so for those two ("" for the
+// workload's reason).
 func commitsComparable(run *results.Run) (ok bool, why string) {
 	switch {
 	case run.Workload == "tpcc":
 		ok = true
 	case strings.HasPrefix(run.Workload, "sysbench/"):
 		skip, _ := run.Config["skip_trx"].(bool)
-		ok = !skip && run.Workload != "sysbench/oltp_point_select"
+		ok = !skip && oneTransactionPerEvent[strings.TrimPrefix(run.Workload, "sysbench/")]
 	}
 	if px := target.ProxyName(run.ServerVersion); ok && px != "" {
 		return false, "through " + px + " a transaction commits on every backend it touched, and the counters read through it are not the tool's transactions"
 	}
+	if p := run.Partition; ok && p != nil && p.Count > 1 {
+		return false, fmt.Sprintf("partition %d/%d: the server's counters count every partition's commits", p.Index, p.Count)
+	}
 	return ok, ""
 }
+
+// oneTransactionPerEvent are the sysbench tests whose event is one
+// BEGIN..COMMIT and nothing outside it (the sysbench package's plans).
+var oneTransactionPerEvent = map[string]bool{"oltp_read_only": true, "oltp_read_write": true, "oltp_write_only": true}
 
 // reconnectSetup is the commit check's allowance per replaced session: its
 // set-up (the workload's prepared statements, TPC-C's most) commits on the

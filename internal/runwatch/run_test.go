@@ -22,6 +22,13 @@ func TestCommitsComparable(t *testing.T) {
 		{"sysbench/oltp_read_write", "15.18", false, true, ""},
 		{"sysbench/oltp_read_write", "15.18", true, false, ""},
 		{"sysbench/oltp_point_select", "15.18", false, false, ""},
+		{"sysbench/oltp_read_only", "15.18", false, true, ""},
+		{"sysbench/oltp_write_only", "10.11.19-MariaDB-0+deb12u1", false, true, ""},
+		{"sysbench/oltp_update_index", "10.11.19-MariaDB-0+deb12u1", false, false, ""},
+		{"sysbench/oltp_update_non_index", "15.18", false, false, ""},
+		{"sysbench/oltp_insert", "15.18", false, false, ""},
+		{"sysbench/oltp_delete", "15.18", false, false, ""},
+		{"sysbench/oltp_read_write_split", "15.18", false, false, ""},
 		{"ycsb/a", "15.18", false, false, ""},
 		{"tpcc", ss, false, false, "through ShardingSphere-Proxy"},
 		{"ycsb/a", ss, false, false, ""},
@@ -31,6 +38,17 @@ func TestCommitsComparable(t *testing.T) {
 		ok, why := commitsComparable(run)
 		if ok != tc.want || !strings.HasPrefix(why, tc.why) || (tc.why == "") != (why == "") {
 			t.Errorf("%s on %q (skip_trx %v): %v %q, want %v %q...", tc.workload, tc.version, tc.skipTrx, ok, why, tc.want, tc.why)
+		}
+	}
+	// One partition of a split run: the server counts every partition's.
+	for _, p := range []struct {
+		part *results.Partition
+		want bool
+	}{{nil, true}, {&results.Partition{Index: 1, Count: 2}, false}} {
+		run := &results.Run{Workload: "tpcc", ServerVersion: "15.18", Partition: p.part}
+		ok, why := commitsComparable(run)
+		if ok != p.want || (p.want != (why == "")) || (!p.want && !strings.HasPrefix(why, "partition 1/2")) {
+			t.Errorf("tpcc, partition %+v: %v %q, want %v", p.part, ok, why, p.want)
 		}
 	}
 }
