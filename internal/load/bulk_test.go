@@ -138,8 +138,8 @@ func TestLocalInfileFallback(t *testing.T) {
 	c, conn := testdb.Connect(t, tg, target.Options{ConnectTimeout: 5 * time.Second})
 	ctx := context.Background()
 	orig := execLoadData
-	execLoadData = func(context.Context, *sql.Conn, string) error {
-		return &mysql.MySQLError{Number: 1148, Message: "The used command is not allowed with this MariaDB version"}
+	execLoadData = func(context.Context, *sql.Conn, string) (int64, error) {
+		return 0, &mysql.MySQLError{Number: 1148, Message: "The used command is not allowed with this MariaDB version"}
 	}
 	t.Cleanup(func() { execLoadData = orig })
 	for _, q := range []string{"DROP TABLE IF EXISTS bulk_fb", "CREATE TABLE bulk_fb (a int, b varchar(20), c decimal(10,2))"} {
@@ -176,6 +176,38 @@ func TestLocalInfileFallback(t *testing.T) {
 	_, err = Run(ctx, c, mk(), Options{Threads: 1, Method: MethodBulk})
 	if err == nil || !strings.Contains(err.Error(), "bulk_fb") || !strings.Contains(err.Error(), "local_infile=1") {
 		t.Errorf("MethodBulk on a refusing server: %v", err)
+	}
+}
+
+// TestLoadDataStoresEveryRow: LOAD DATA LOCAL skips a row with a duplicate
+// key as a warning and succeeds; the load must fail instead, naming the
+// table, the rows stored of those sent and the server's warning, and leave
+// nothing of the unit behind.
+func TestLoadDataStoresEveryRow(t *testing.T) {
+	tg := testdb.For(t, target.MySQL, "load_bulk")
+	c, conn := testdb.Connect(t, tg, target.Options{ConnectTimeout: 5 * time.Second})
+	ctx := context.Background()
+	for _, q := range []string{"DROP TABLE IF EXISTS bulk_dup", "CREATE TABLE bulk_dup (a int PRIMARY KEY, b varchar(20), c decimal(10,2))",
+		"INSERT INTO bulk_dup VALUES (5, 'before', 0)"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	us := []Unit{{Key: "bulk_dup:0", Table: "bulk_dup", EstRows: 10,
+		Run: func(ctx context.Context, s *Session, c *Counter) (int64, error) {
+			return Write(ctx, s, "bulk_dup", &countSource{n: 10}, c)
+		}}}
+	_, err := Run(ctx, c, us, Options{Threads: 1, Method: MethodBulk})
+	if err == nil {
+		t.Fatal("a LOAD DATA that skipped a duplicate key succeeded")
+	}
+	for _, want := range []string{"bulk_dup", "stored 9 of the 10 rows", "1062"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if n := countRows(t, conn, "bulk_dup"); n != 1 {
+		t.Errorf("rows %d after the failed unit, want the 1 from before", n)
 	}
 }
 
