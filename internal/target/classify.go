@@ -38,7 +38,14 @@ func classify(err error) Class {
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
-		return orByText(classifyMySQL(me.Number), me.Message)
+		c := orByText(classifyMySQL(me.Number), me.Message)
+		if c == ClassOther && me.SQLState[0] == '0' && me.SQLState[1] == '8' {
+			// SQLSTATE class 08, connection exception, under a number of
+			// no class of its own: a proxy passing its backend's lost
+			// connection on ("Communications link failure", 08S01).
+			return ClassLostConnection
+		}
+		return c
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -89,11 +96,14 @@ func orByText(c Class, msg string) Class {
 // classifyMySQL maps MySQL/MariaDB server error numbers.
 func classifyMySQL(n uint16) Class {
 	switch n {
-	case 1213: // ER_LOCK_DEADLOCK
+	case 1213, // ER_LOCK_DEADLOCK
+		1614: // ER_XA_RBDEADLOCK: an XA branch rolled back for a deadlock
 		return ClassDeadlock
-	case 1205, 3572: // ER_LOCK_WAIT_TIMEOUT, ER_LOCK_NOWAIT
+	case 1205, 3572, // ER_LOCK_WAIT_TIMEOUT, ER_LOCK_NOWAIT
+		1613: // ER_XA_RBTIMEOUT: an XA branch rolled back, took too long
 		return ClassLockTimeout
-	case 1020: // ER_CHECKREAD: MariaDB snapshot isolation write conflict
+	case 1020, // ER_CHECKREAD: MariaDB snapshot isolation write conflict
+		3101: // ER_TRANSACTION_ROLLBACK_DURING_COMMIT: Group Replication's certification conflict
 		return ClassSerialization
 	case 9007, // TiDB: write conflict (optimistic transaction lost to a concurrent write)
 		8002, // TiDB: SELECT ... FOR UPDATE write conflict (optimistic)
@@ -108,7 +118,8 @@ func classifyMySQL(n uint16) Class {
 	case 2006, 2013, // server gone away, lost connection during query
 		1927,                   // ER_CONNECTION_KILLED (MariaDB KILL)
 		1053,                   // ER_SERVER_SHUTDOWN
-		1077, 1078, 1079, 1080: // normal/got signal/shutdown complete/forcing close
+		1077, 1078, 1079, 1080, // normal/got signal/shutdown complete/forcing close
+		4031: // ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle session
 		return ClassLostConnection
 	case 1142, 1143, 1044, 1045, 1227, 1370, 1698: // table/column/db access denied, need privilege
 		return ClassPermission
@@ -132,7 +143,8 @@ func classifyPostgres(code string) Class {
 		return ClassLockTimeout
 	case strings.HasPrefix(code, "23"):
 		return ClassConstraint
-	case code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"):
+	case code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"),
+		code == "57P05", code == "25P03": // idle_session_timeout, idle_in_transaction_session_timeout
 		return ClassLostConnection
 	case code == "42501", strings.HasPrefix(code, "28"): // insufficient privilege, invalid authorization
 		return ClassPermission
