@@ -1,7 +1,7 @@
 package monitor
 
 import (
-	"strings"
+	"net"
 
 	"benchpress/internal/results"
 	"benchpress/internal/target"
@@ -24,13 +24,40 @@ func (s *Self) DriverFigures(run *results.Run, stmts int64) *results.Driver {
 	return &d
 }
 
-// TargetIsLocal reports whether the database shares this machine's CPUs.
+// TargetIsLocal reports whether the database shares this machine's CPUs:
+// what the result tells (results.TargetIsLocal: embedded SQLite,
+// localhost, a loopback address, a Unix socket), or a target host that is
+// one of this machine's interface addresses.
 func TargetIsLocal(run *results.Run) bool {
-	if run.TargetKind == string(target.SQLite) {
+	if results.TargetIsLocal(run) {
 		return true
 	}
-	for _, h := range []string{"@127.", "@localhost", "@[::1]", ",127.", ",localhost"} {
-		if strings.Contains(run.Target, h) {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return false
+	}
+	var local []net.IP
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			local = append(local, ipn.IP)
+		}
+	}
+	for _, h := range results.TargetHosts(run.Target) {
+		if hostIsOwn(h, local) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostIsOwn reports whether host (no port) is one of the addresses local.
+func hostIsOwn(host string, local []net.IP) bool {
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	for _, l := range local {
+		if l.Equal(ip) {
 			return true
 		}
 	}

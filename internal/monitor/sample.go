@@ -70,6 +70,12 @@ type DiskRate struct {
 // local and remote series list the same devices.
 var skipDisk = regexp.MustCompile(`^((z?ram|loop|fd|sr)\d+|((h|s|v|xv)d[a-z]+|nvme\d+n\d+p|mmcblk\d+p)\d+)$`)
 
+// stackedDisk matches block devices stacked on other disks: device-mapper
+// (LVM, dm-crypt, multipath: dm-N) and software RAID (mdN). They keep their
+// own row, but a host's disk totals leave them out: their I/O is on the
+// disks beneath, counted there (an LVM root on sda3 would count twice).
+var stackedDisk = regexp.MustCompile(`^(dm-|md)\d+$`)
+
 // rates turns two readings of the same source, a before b, into the sample
 // for the interval between them. Interfaces or devices missing from either
 // reading are left out; a counter that went backwards (reset or wrap) gives

@@ -197,6 +197,9 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 				a.OutBps += d.WriteBps * dt
 				a.UtilPct += d.UtilPct * dt
 				disk[name] = a
+				if stackedDisk.MatchString(name) {
+					continue // its I/O is on the disks beneath, counted there
+				}
 				h.DiskReadBps += d.ReadBps * dt
 				h.DiskWriteBps += d.WriteBps * dt
 			}

@@ -31,6 +31,8 @@ func nodePage(n int) string {
 	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"lo\"} %g\nnode_network_transmit_bytes_total{device=\"lo\"} %g\n", 500*f, 500*f)
 	fmt.Fprintf(&b, "node_disk_read_bytes_total{device=\"vda\"} 0\nnode_disk_written_bytes_total{device=\"vda\"} %g\n", 4096*f)
 	fmt.Fprintf(&b, "node_disk_io_time_seconds_total{device=\"vda\"} %g\n", 0.5*f)
+	// An LVM volume on vda: its row is kept, its I/O (vda's) not counted twice.
+	fmt.Fprintf(&b, "node_disk_read_bytes_total{device=\"dm-0\"} 0\nnode_disk_written_bytes_total{device=\"dm-0\"} %g\n", 4096*f)
 	fmt.Fprintf(&b, "namedprocess_namegroup_cpu_seconds_total{groupname=\"mariadbd\",mode=\"user\"} %g\n", 0.4*f)
 	fmt.Fprintf(&b, "namedprocess_namegroup_cpu_seconds_total{groupname=\"mariadbd\",mode=\"system\"} %g\n", 0.1*f)
 	b.WriteString("namedprocess_namegroup_memory_bytes{groupname=\"mariadbd\",memtype=\"resident\"} 1e+08\n")
@@ -98,6 +100,9 @@ func TestSummarizeHost(t *testing.T) {
 			}
 			if h.NetRxBps != 1000 || h.NetTxBps != 10 || h.LoopbackRxBps != 500 || h.DiskWriteBps != 4096 || h.DiskUtilPct != 50 {
 				t.Errorf("net %v/%v lo %v disk %v util %v", h.NetRxBps, h.NetTxBps, h.LoopbackRxBps, h.DiskWriteBps, h.DiskUtilPct)
+			}
+			if d, ok := h.Disk["dm-0"]; !ok || d.OutBps != 4096 {
+				t.Errorf("dm-0's own row %+v (present %v), want out 4096", d, ok)
 			}
 			if h.MemUsedBytes != 2e9 || h.MemTotalBytes != 8e9 {
 				t.Errorf("memory %d of %d", h.MemUsedBytes, h.MemTotalBytes)

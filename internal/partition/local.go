@@ -265,7 +265,7 @@ func (e *ChildError) ExitCode() int { return e.code }
 func newRunID() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	return "local-" + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+	return results.LocalRunIDPrefix + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
 }
 
 // lastLineWriter forwards a child's stderr line by line with a prefix (when

@@ -88,13 +88,32 @@ func mergeSeries(parts []*Run) []Interval {
 	return out
 }
 
+// LocalRunIDPrefix starts the run id that `--processes` gives its child
+// processes (partition.RunLocal); it refuses --run-id, so partitions whose
+// run id has this prefix are local processes of one machine. It is the only
+// record of where partitions ran: a result keeps no host name.
+const LocalRunIDPrefix = "local-"
+
 // mergeDriver adds the partitions' driver figures: CPU seconds and peak RSS
 // are summed (all drivers together), CPU per transaction and per statement
 // recomputed over the merged counts, the machine figures are the busiest
 // partition's, the GC's share is the partitions' weighted by their CPU and
-// its cycles summed (absent when a partition did not count them), and the
-// run is driver-bound if any partition was (its note names the partition).
+// its cycles summed (absent when a partition did not count them).
 // Per-partition figures stay in Merged.Partitions.
+//
+// The driver-bound verdict depends on where the partitions ran:
+//
+//   - On one machine (onOneMachine: local processes of `--processes`, all
+//     with the machine figures): the drivers competed for the same cores,
+//     so the merged DriverSharePct is all partitions' driver cores (each
+//     partition's DriverSharePct x MachineBusyPct x Cores) over the
+//     machine's busy cores, at most 100, and [AssessDriver] judges those
+//     figures, with the database local if a partition's target is
+//     ([TargetIsLocal]); the note says the partitions were judged together.
+//   - Otherwise (several load machines, or where they ran is not recorded):
+//     DriverSharePct is the busiest partition's and the run is driver-bound
+//     if a partition was, judged on its own machine's figures; the note
+//     names each such partition and says so.
 func mergeDriver(parts []*Run, transactions int64) *Driver {
 	var out *Driver
 	var stmtCPU, stmts, gcCPU float64
@@ -130,8 +149,7 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 			out.SocketIO, out.GoMaxProcs, out.YieldMS, out.YieldBeforeWait, out.ParkLongWaitsMS = d.SocketIO, d.GoMaxProcs, d.YieldMS, d.YieldBeforeWait, d.ParkLongWaitsMS
 		}
 		if d.DriverBound {
-			out.DriverBound = true
-			notes = append(notes, fmt.Sprintf("partition %d: %s", p.Partition.Index, d.DriverBoundNote))
+			notes = append(notes, fmt.Sprintf("partition %d: %s", partIndex(p), d.DriverBoundNote))
 		}
 	}
 	if out == nil {
@@ -149,8 +167,54 @@ func mergeDriver(parts []*Run, transactions int64) *Driver {
 	if cyclesAll {
 		out.GCCycles = &cycles
 	}
-	out.DriverBoundNote = strings.Join(notes, "; ")
+	if onOneMachine(parts) {
+		var driverCores float64
+		dbLocal := false
+		for _, p := range parts {
+			d := p.Driver
+			driverCores += d.DriverSharePct / 100 * d.MachineBusyPct / 100 * float64(d.Cores)
+			dbLocal = dbLocal || TargetIsLocal(p)
+		}
+		busyCores := out.MachineBusyPct / 100 * float64(out.Cores)
+		out.DriverSharePct = math.Min(100, driverCores/busyCores*100)
+		AssessDriver(out, dbLocal)
+		if out.DriverBound {
+			out.DriverBoundNote = fmt.Sprintf("all %d partitions together (local processes on one machine): %s", len(parts), out.DriverBoundNote)
+		}
+		return out
+	}
+	out.DriverBound = len(notes) > 0
+	if out.DriverBound {
+		out.DriverBoundNote = strings.Join(notes, "; ") +
+			" (each partition judged on its own load machine's figures: the result does not record that the partitions shared one)"
+	}
 	return out
+}
+
+// onOneMachine tells whether the partitions are known to have run on one
+// machine and carry the figures to judge it whole: every run id has
+// LocalRunIDPrefix, and every partition measured the machine (Cores and
+// MachineBusyPct set, the same core count). Embedded SQLite is excluded:
+// its engine's CPU is the driver's, so no driver-bound verdict is given.
+func onOneMachine(parts []*Run) bool {
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		d := p.Driver
+		if p.Partition == nil || !strings.HasPrefix(p.Partition.RunID, LocalRunIDPrefix) || p.TargetKind == "sqlite" ||
+			d == nil || d.Cores <= 0 || d.MachineBusyPct <= 0 || d.Cores != parts[0].Driver.Cores {
+			return false
+		}
+	}
+	return true
+}
+
+func partIndex(p *Run) int {
+	if p.Partition == nil {
+		return 0
+	}
+	return p.Partition.Index
 }
 
 // mergeChecks keeps the checks recomputed from the merged snapshot
