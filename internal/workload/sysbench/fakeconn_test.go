@@ -2,19 +2,24 @@ package sysbench
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"benchpress/internal/target"
 )
 
 // fakeConn records the SQL a terminal sends. Queries return one row; Exec
-// returns affected, or 0 for statements matching zeroFor.
+// returns affected, or 0 for statements matching zeroFor. Its transactions
+// behave like SQLite's: BEGIN inside an open transaction fails, and a
+// COMMIT that fails (commitErr) leaves the transaction open until ROLLBACK.
 type fakeConn struct {
 	kind      target.Kind
 	log       []string
 	zeroFor   string
 	failOn    string // Exec/Query of SQL containing this fails with failErr
 	failErr   error
+	commitErr error // COMMIT fails with it, the transaction staying open
+	open      bool  // a transaction is open
 	rollbacks int
 }
 
@@ -47,12 +52,24 @@ func (c *fakeConn) Begin(_ context.Context, write bool) error {
 	} else {
 		c.log = append(c.log, "BEGIN")
 	}
+	if c.open {
+		return errors.New("cannot start a transaction within a transaction")
+	}
+	c.open = true
 	return nil
 }
-func (c *fakeConn) Commit(context.Context) error { c.log = append(c.log, "COMMIT"); return nil }
+func (c *fakeConn) Commit(context.Context) error {
+	c.log = append(c.log, "COMMIT")
+	if c.commitErr != nil {
+		return c.commitErr
+	}
+	c.open = false
+	return nil
+}
 func (c *fakeConn) Rollback(context.Context) error {
 	c.rollbacks++
 	c.log = append(c.log, "ROLLBACK")
+	c.open = false
 	return nil
 }
 

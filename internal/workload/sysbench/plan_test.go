@@ -3,6 +3,7 @@ package sysbench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -144,6 +145,54 @@ func TestExecRollsBackOnError(t *testing.T) {
 	}
 	if conn.rollbacks != 1 || conn.log[len(conn.log)-1] != "ROLLBACK" {
 		t.Errorf("rollbacks = %d, log tail %v", conn.rollbacks, conn.log[len(conn.log)-1])
+	}
+}
+
+// A failed COMMIT is followed by a ROLLBACK: SQLite keeps the transaction
+// (and its write lock) open after SQLITE_BUSY on COMMIT, so without it the
+// session's next BEGIN fails and every other writer stalls. A COMMIT that
+// succeeds is not rolled back.
+func TestExecRollsBackFailedCommit(t *testing.T) {
+	busy := errors.New("database is locked (5) (SQLITE_BUSY)")
+	for _, tc := range []struct {
+		test      string
+		commitErr error
+		rollbacks int
+	}{
+		{ReadWrite, busy, 1},
+		{ReadOnly, busy, 1},
+		{WriteOnly, busy, 1},
+		{ReadWriteSplit, busy, 1},
+		{ReadWrite, nil, 0},
+		{WriteOnly, nil, 0},
+	} {
+		t.Run(fmt.Sprintf("%s/commit error %v", tc.test, tc.commitErr), func(t *testing.T) {
+			w, err := New(tc.test, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn := &fakeConn{kind: target.SQLite, commitErr: tc.commitErr}
+			term, _ := w.NewTerminal(context.Background(), 0, 1, conn)
+			out, err := term.Exec(context.Background(), 0)
+			if tc.commitErr == nil {
+				if err != nil || out != metrics.OK {
+					t.Fatalf("Exec = %v, %v; want OK", out, err)
+				}
+			} else if !errors.Is(err, tc.commitErr) || out != metrics.Failed || !strings.HasPrefix(err.Error(), "commit: ") {
+				t.Fatalf("Exec = %v, %v; want Failed, commit: %v", out, err, tc.commitErr)
+			}
+			if conn.rollbacks != tc.rollbacks {
+				t.Fatalf("rollbacks = %d, want %d (log tail %v)", conn.rollbacks, tc.rollbacks, conn.log[len(conn.log)-2:])
+			}
+			if tc.rollbacks > 0 && strings.Join(conn.log[len(conn.log)-2:], " ") != "COMMIT ROLLBACK" {
+				t.Errorf("log tail %v, want COMMIT ROLLBACK", conn.log[len(conn.log)-2:])
+			}
+			// The session is usable again: the next event's BEGIN succeeds.
+			conn.commitErr = nil
+			if out, err := term.Exec(context.Background(), 0); err != nil || out != metrics.OK {
+				t.Errorf("next Exec = %v, %v; want OK", out, err)
+			}
+		})
 	}
 }
 

@@ -2,8 +2,11 @@ package sysbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"benchpress/internal/metrics"
@@ -33,6 +36,12 @@ type terminal struct {
 	a2         [2]any
 	a3         [3]any
 	a4         [4]any
+
+	// unique counts the ids this terminal (global id uniqueID of uniqueN)
+	// drew from sysbench.rand.unique(); nil unless the test draws any
+	// (Workload.uniqueIDs).
+	unique            *atomic.Uint64
+	uniqueID, uniqueN uint64
 }
 
 // Next returns the only op.
@@ -45,9 +54,10 @@ func (t *terminal) Extras() []int64 { return t.extras }
 // Close is a no-op: statements die with the connection the runner closes.
 func (t *terminal) Close() {}
 
-// Exec runs one event. On error the open transaction is rolled back and the
-// error returned for the runner to classify and, for deadlocks, lock-wait
-// timeouts and serialization failures, retry (sysbench's ignore list, §2.7).
+// Exec runs one event. On error the open transaction (also one whose COMMIT
+// failed) is rolled back and the error returned for the runner to classify
+// and, for deadlocks, lock-wait timeouts and serialization failures, retry
+// (sysbench's ignore list, §2.7).
 // A duplicate key on the re-insert of a delete/insert pair restarts the event
 // here, counted in ignored_errors, like sysbench's pgsql driver.
 func (t *terminal) Exec(ctx context.Context, _ int) (metrics.Outcome, error) {
@@ -85,8 +95,12 @@ func (t *terminal) event(ctx context.Context) error {
 				t.extras[exOthers]++
 			}
 		case stCommit:
-			t.inTx = false // a failed COMMIT leaves no transaction to roll back
+			// inTx stays set until COMMIT succeeds: after a failed one Exec
+			// rolls back, as target.Conn asks (SQLite keeps the transaction
+			// and its write lock after SQLITE_BUSY on COMMIT; on MySQL and
+			// PostgreSQL the ROLLBACK finds it already ended).
 			if err = t.conn.Commit(ctx); err == nil {
+				t.inTx = false
 				t.extras[exOthers]++
 			}
 		case stPoint:
@@ -140,9 +154,12 @@ func (t *terminal) event(ctx context.Context) error {
 			if o.AutoInc {
 				t.a3[0], t.a3[1], t.a3[2] = t.intArg(0, int64(k)), t.str(cTemplate), t.str(padTemplate)
 				err = t.exec(ctx, st[skInsertNew], t.a3[:])
+			} else if idx, ok := t.uniqueIndex(); !ok {
+				err = errUniqueSpent
 			} else {
-				// sysbench.rand.unique() − 2^31: unique per run over all terminals.
-				u := randgen.SBUnique(t.w.uniqueIdx.Add(1)-1, t.w.uniqueOffset)
+				// sysbench.rand.unique() − 2^31: unique per run over all terminals
+				// of all partitions (uniqueIndex).
+				u := randgen.SBUnique(idx, t.w.uniqueOffset)
 				t.a4[0], t.a4[1], t.a4[2], t.a4[3] = t.intArg(0, int64(u)-1<<31), t.intArg(1, int64(k)), t.str(cTemplate), t.str(padTemplate)
 				err = t.exec(ctx, st[skInsert], t.a4[:])
 			}
@@ -152,6 +169,19 @@ func (t *terminal) event(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// errUniqueSpent: a terminal has drawn every unique id index of its share.
+var errUniqueSpent = errors.New("this thread has used up its share of sysbench.rand.unique()'s 2^32 ids (every thread draws every n-th index of n threads): prepare the tables again or use --auto-inc on")
+
+// uniqueIndex returns the next sysbench.rand.unique() index of the
+// terminal: its k-th draw is k x n + id (global id of n terminals, in all
+// partitions), so no two terminals of the run, in any process, draw the
+// same index and a run inserts no id twice. ok is false once the index no
+// longer fits in 32 bits.
+func (t *terminal) uniqueIndex() (idx uint32, ok bool) {
+	v := (t.unique.Add(1)-1)*t.uniqueN + t.uniqueID
+	return uint32(v), v <= math.MaxUint32
 }
 
 // stepNames name the statement steps in error messages ("point select:

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"benchpress/internal/load"
+	"benchpress/internal/partition"
 	"benchpress/internal/randgen"
 	"benchpress/internal/target"
 	"benchpress/internal/workload"
@@ -32,7 +34,7 @@ var extraNames = []string{"reads", "writes", "others", "ignored_errors"}
 const maxRestarts = 100
 
 // Workload is one configured sysbench test. It implements workload.Workload,
-// workload.Summarizer and workload.StmtCounter.
+// workload.Summarizer, workload.StmtCounter and partition.Checker.
 type Workload struct {
 	test      string
 	opts      Options
@@ -42,9 +44,14 @@ type Workload struct {
 	seed      uint64
 	perEvent  int
 	terminals atomic.Uint64 // NewTerminal calls: decorrelates streams after reconnects
-	// uniqueIdx feeds sysbench.rand.unique() for oltp_insert with auto_inc off.
-	uniqueIdx    atomic.Uint32
+	// uniqueIDs: the test draws its ids from sysbench.rand.unique()
+	// (oltp_insert with auto_inc off), with uniqueOffset from the seed and
+	// indexes from unique, the count drawn per global terminal id (kept
+	// across reconnects; see uniqueCounter).
+	uniqueIDs    bool
 	uniqueOffset uint32
+	uniqueMu     sync.Mutex
+	unique       map[int]*atomic.Uint64
 }
 
 var (
@@ -76,7 +83,43 @@ func New(test string, o Options) (*Workload, error) {
 		seed: seed, perEvent: statementsPerEvent(plan),
 		uniqueOffset: randgen.SBUniqueOffset(uint32(seed ^ seed>>32)),
 	}
+	for _, s := range plan {
+		w.uniqueIDs = w.uniqueIDs || (s.kind == stInsert && !o.AutoInc)
+	}
 	return w, nil
+}
+
+var _ partition.Checker = (*Workload)(nil)
+
+// Partitionable implements partition.Checker. oltp_insert with auto_inc off
+// inserts ids from sysbench.rand.unique(), a permutation of indexes shifted
+// by an offset taken from the seed; terminal id of n draws the indexes id,
+// id+n, id+2n... so that the terminals of all partitions draw disjoint ones
+// when every partition has the same offset, i.e. the same --rand-seed. With
+// --rand-seed 0 each process takes its seed from its own clock and the
+// partitions could insert the same ids: refused.
+func (w *Workload) Partitionable() error {
+	if w.uniqueIDs && w.opts.Seed == 0 {
+		return errors.New("oltp_insert with --auto-inc off is partitioned only with a --rand-seed other than 0 (the same in every partition): with 0 each process takes its seed from its own clock and the partitions could insert the same ids")
+	}
+	return nil
+}
+
+// uniqueCounter returns how many unique ids terminal id has drawn, shared
+// by every terminal NewTerminal makes for that id (a reconnect goes on
+// where the lost session stopped).
+func (w *Workload) uniqueCounter(id int) *atomic.Uint64 {
+	w.uniqueMu.Lock()
+	defer w.uniqueMu.Unlock()
+	if w.unique == nil {
+		w.unique = map[int]*atomic.Uint64{}
+	}
+	c := w.unique[id]
+	if c == nil {
+		c = new(atomic.Uint64)
+		w.unique[id] = c
+	}
+	return c
 }
 
 // Test returns the test name.
@@ -105,6 +148,10 @@ func (w *Workload) NewTerminal(ctx context.Context, id, n int, conn target.Conn)
 		stmts:  make([][numStmtKinds]target.Stmt, w.opts.Tables),
 		extras: make([]int64, numExtras),
 		buf:    make([]byte, 0, 128),
+	}
+	if w.uniqueIDs {
+		t.uniqueN, t.uniqueID = uint64(max(n, id+1)), uint64(id)
+		t.unique = w.uniqueCounter(id)
 	}
 	for tbl := 1; tbl <= w.opts.Tables; tbl++ {
 		for _, k := range w.kinds {
