@@ -17,12 +17,20 @@ import (
 // result with the given status at its --json path and exits with code.
 func fakeChild(t *testing.T, status string, code int) string {
 	t.Helper()
+	return fakeChildRunning(t, "", status, code)
+}
+
+// fakeChildRunning is fakeChild running the shell line first before it
+// saves its result ("" for none).
+func fakeChildRunning(t *testing.T, first, status string, code int) string {
+	t.Helper()
 	script := `#!/bin/sh
 out=""
 while [ $# -gt 0 ]; do
   if [ "$1" = "--json" ]; then out="$2"; fi
   shift
 done
+` + first + `
 printf '{"format_version":1,"workload":"synthetic","status":"` + status + `"}' > "$out"
 echo "benchpress: run judged" >&2
 exit ` + string(rune('0'+code/10)) + string(rune('0'+code%10)) + "\n"

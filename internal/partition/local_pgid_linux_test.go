@@ -25,19 +25,7 @@ func TestChildrenHaveTheirOwnProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	// The child records its process group (field 5 of /proc/self/stat,
 	// the shell's own) and saves an ok result at its --json path.
-	script := `#!/bin/sh
-out=""
-while [ $# -gt 0 ]; do
-  if [ "$1" = "--json" ]; then out="$2"; fi
-  shift
-done
-cut -d' ' -f5 /proc/$$/stat > "` + dir + `/pgid-$$"
-printf '{"format_version":1,"workload":"synthetic","status":"ok"}' > "$out"
-`
-	exe := filepath.Join(t.TempDir(), "child.sh")
-	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exe := fakeChildRunning(t, `cut -d' ' -f5 /proc/$$/stat > "`+dir+`/pgid-$$"`, "ok", 0)
 	merge := func([]*results.Run) (*results.Run, error) { return &results.Run{}, nil }
 	if _, err := RunLocal(context.Background(), &Flags{Processes: 2},
 		Local{Executable: exe, Children: func() []string { return []string{"x", "run"} }, Err: io.Discard, Quiet: true, Merge: merge}); err != nil {
