@@ -76,6 +76,15 @@ var skipDisk = regexp.MustCompile(`^((z?ram|loop|fd|sr)\d+|((h|s|v|xv)d[a-z]+|nv
 // disks beneath, counted there (an LVM root on sda3 would count twice).
 var stackedDisk = regexp.MustCompile(`^(dm-|md)\d+$`)
 
+// stackedNIC matches network interfaces whose traffic also crosses another
+// interface of the host: container and VM plumbing (veth pairs, Docker,
+// libvirt and LXC bridges, Linux bridges br-*, CNI, Flannel, Calico,
+// Weave, VXLAN and IP-in-IP tunnels, KVM's vnet taps) and bond masters
+// (their slaves carry the same bytes). They keep their own row, but a
+// host's NIC totals leave them out: a database in a container answering
+// clients on eth0 would count its bytes on eth0, docker0 and its veth.
+var stackedNIC = regexp.MustCompile(`^(veth|docker\d|br-|virbr|lxcbr|lxc|cni|flannel|cali|weave|vxlan|tunl|kube-|vnet|bond)`)
+
 // rates turns two readings of the same source, a before b, into the sample
 // for the interval between them. Interfaces or devices missing from either
 // reading are left out; a counter that went backwards (reset or wrap) gives

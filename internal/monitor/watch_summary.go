@@ -178,12 +178,15 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 					h.LoopbackTxBps += n.TxBps * dt
 					continue
 				}
-				rx += n.RxBps
-				tx += n.TxBps
 				a := net[name]
 				a.InBps += n.RxBps * dt
 				a.OutBps += n.TxBps * dt
 				net[name] = a
+				if stackedNIC.MatchString(name) {
+					continue // its traffic crosses another interface too, counted there
+				}
+				rx += n.RxBps
+				tx += n.TxBps
 			}
 			if s.Loopback != nil {
 				h.LoopbackRxBps += s.Loopback.RxBps * dt

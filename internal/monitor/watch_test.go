@@ -29,6 +29,9 @@ func nodePage(n int) string {
 	b.WriteString("node_memory_MemTotal_bytes 8e+09\nnode_memory_MemAvailable_bytes 6e+09\n")
 	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"eth0\"} %g\nnode_network_transmit_bytes_total{device=\"eth0\"} %g\n", 1000*f, 10*f)
 	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"lo\"} %g\nnode_network_transmit_bytes_total{device=\"lo\"} %g\n", 500*f, 500*f)
+	// A container's plumbing: the same bytes again on docker0 and the veth.
+	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"docker0\"} %g\nnode_network_transmit_bytes_total{device=\"docker0\"} %g\n", 1000*f, 10*f)
+	fmt.Fprintf(&b, "node_network_receive_bytes_total{device=\"veth1a2b\"} %g\nnode_network_transmit_bytes_total{device=\"veth1a2b\"} %g\n", 10*f, 1000*f)
 	fmt.Fprintf(&b, "node_disk_read_bytes_total{device=\"vda\"} 0\nnode_disk_written_bytes_total{device=\"vda\"} %g\n", 4096*f)
 	fmt.Fprintf(&b, "node_disk_io_time_seconds_total{device=\"vda\"} %g\n", 0.5*f)
 	// An LVM volume on vda: its row is kept, its I/O (vda's) not counted twice.
@@ -100,6 +103,9 @@ func TestSummarizeHost(t *testing.T) {
 			}
 			if h.NetRxBps != 1000 || h.NetTxBps != 10 || h.LoopbackRxBps != 500 || h.DiskWriteBps != 4096 || h.DiskUtilPct != 50 {
 				t.Errorf("net %v/%v lo %v disk %v util %v", h.NetRxBps, h.NetTxBps, h.LoopbackRxBps, h.DiskWriteBps, h.DiskUtilPct)
+			}
+			if n, ok := h.Net["docker0"]; !ok || n.InBps != 1000 {
+				t.Errorf("docker0's own row %+v (present %v), want in 1000", n, ok)
 			}
 			if d, ok := h.Disk["dm-0"]; !ok || d.OutBps != 4096 {
 				t.Errorf("dm-0's own row %+v (present %v), want out 4096", d, ok)
