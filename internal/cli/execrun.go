@@ -67,7 +67,7 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			app.prof.writeHeap()
 		case "measure":
 			startAcct()
-			if !spec.Quiet {
+			if !spec.Quiet && cfg.Warmup > 0 {
 				fmt.Fprintf(app.Err, "warm-up done; measuring for %s\n", fmtDur(cfg.Duration))
 			}
 		case "drain":
@@ -82,10 +82,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// stops the host watch and closes its admin session.
 	defer watch.Close()
 	watch.Hook(ctx, &cfg)
-	if cfg.Warmup == 0 {
-		startAcct()
-		watch.Measure(ctx)
-	}
 	if spec.Part != nil {
 		cfg.Sync = spec.Part.Sync(spec.Connector)
 	}

@@ -70,9 +70,11 @@ type Config struct {
 	ConnectParallel int
 	// OnReport receives a live report every ReportInterval.
 	OnReport func(Report)
-	// OnPhase is called when the phase changes: "measure" (warm-up ends),
-	// "drain" (the window has closed and transactions still in flight
-	// after DrainNotice are waited for, up to the grace period) and "done".
+	// OnPhase is called when the phase changes: "measure" (the window
+	// opens: warm-up ends, or without warm-up once every terminal is
+	// connected and ready, before the first transaction), "drain" (the
+	// window has closed and transactions still in flight after DrainNotice
+	// are waited for, up to the grace period) and "done".
 	OnPhase func(phase string)
 	// OnTick receives every one-second interval snapshot on the ticker
 	// goroutine (never on a terminal's path); the snapshot is valid only

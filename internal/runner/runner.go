@@ -197,6 +197,12 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	if cfg.Warmup == 0 {
 		reg.SetPhase(metrics.Measure)
 		res.MeasureFrom = res.Started
+		// The window opens now, every terminal connected and prepared:
+		// what a run measures from its window (the driver's CPU, the
+		// server's counters) starts here too, not before the sessions.
+		if cfg.OnPhase != nil {
+			cfg.OnPhase("measure")
+		}
 	}
 	budget := newOpBudget(cfg.MaxOps)
 	// The phase edges as planned; the terminals nudge the ticker once one

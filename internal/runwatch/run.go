@@ -102,7 +102,8 @@ func (w *Run) Hook(ctx context.Context, cfg *runner.Config) {
 
 // Measure reads the database counters as the window opens (off the ticker
 // goroutine: the read's round trip must not delay the tick). Hook calls it
-// at the "measure" phase; call it directly for a run without warm-up.
+// at the "measure" phase (with or without warm-up: the runner announces
+// the window's start either way).
 func (w *Run) Measure(ctx context.Context) {
 	if w == nil || w.admin == nil {
 		return
