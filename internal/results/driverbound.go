@@ -24,7 +24,9 @@ func TargetIsLocal(run *Run) bool {
 	return false
 }
 
-// TargetHosts are the hosts of a target URL, ports removed: the part after
+// TargetHosts are the hosts of a target URL, ports removed (read here, not
+// with target.Parse: results, and the reports that read them, link no
+// database driver; TestReportLinksNoDatabaseDriver): the part after
 // "://" up to the path or query, after the user-info's last '@', split at
 // commas; one empty host when the URL names none (a Unix socket), nil
 // without "://".
