@@ -86,7 +86,10 @@ func tuneProcess(getenv func(string) string) func(cli.ProcessPlan) func() {
 			runtime.GOMAXPROCS(n)
 			undo = append(undo, runtime.SetDefaultGOMAXPROCS)
 		}
-		if p.BlockingIO && getenv("GOGC") == "" {
+		// Only when the run really blocks: with GOMAXPROCS pinned below
+		// the terminals in the environment it falls back to the poller
+		// (cli's check after this hook), and its GC stays the default.
+		if p.BlockingIO && runtime.GOMAXPROCS(0) >= p.Terminals && getenv("GOGC") == "" {
 			prev := debug.SetGCPercent(blockingGCPercent)
 			undo = append(undo, func() { debug.SetGCPercent(prev) })
 		}

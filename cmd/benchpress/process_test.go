@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -75,6 +76,22 @@ func TestProcsFor(t *testing.T) {
 		if got := procsFor(tc.plan, tc.current, tc.getenv); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A blocking plan that falls back to the poller (GOMAXPROCS pinned in the
+// environment below the terminals) keeps the default GC.
+func TestTuneProcessPinnedProcsKeepGC(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	gcBefore := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gcBefore)
+	restore := tuneProcess(env("GOMAXPROCS", fmt.Sprint(before)))(cli.ProcessPlan{Terminals: before + 10, BlockingIO: true})
+	defer restore()
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS %d, want the environment's %d", got, before)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC %d on a run that uses the poller, want the default 100", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -50,7 +51,9 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	}
 	var acct *monitor.Self
 	startAcct := func() { acct = monitor.StartSelf() }
-	if !spec.Quiet && cfg.ReportInterval > 0 {
+	// Quiet runs (sweep steps) print live lines only when the plan set
+	// report_interval (registry.RunOptions.SetStep; 0 otherwise).
+	if cfg.ReportInterval > 0 {
 		cfg.OnReport = func(r runner.Report) {
 			line := live(r)
 			if r.Final {
@@ -69,6 +72,11 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 			startAcct()
 			if !spec.Quiet && cfg.Warmup > 0 {
 				fmt.Fprintf(app.Err, "warm-up done; measuring for %s\n", fmtDur(cfg.Duration))
+			}
+		case "closed":
+			// The driver's figures cover the window, not the drain after it.
+			if acct != nil {
+				acct.Close()
 			}
 		case "drain":
 			if !spec.Quiet {
@@ -158,9 +166,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 		return nil, budget.explain(withHint(err))
 	}
 	run := assemble(app, spec, res, started, countSessions(spec.Connector).since(before))
-	if spec.Part != nil {
-		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
-	}
 	if acct != nil {
 		run.Driver = acct.DriverFigures(run, statementsOf(spec.Workload, res.Cumulative))
 		run.Driver.SocketIO, run.Driver.GoMaxProcs = "poller", procs
@@ -213,6 +218,11 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time, op
 	}
 	results.Fill(run, cum, ops, secs)
 	run.Series = seriesOf(res, ops)
+	// A partition is marked before the workload's figures: they are its
+	// share's (TPC-C's efficiency over its own terminals, not the run's).
+	if spec.Part != nil {
+		spec.Part.Annotate(run, res, &spec.Runner, spec.Workload.Extras())
+	}
 	if sm, ok := spec.Workload.(workload.Summarizer); ok {
 		sm.Summarize(run, cum)
 	}
@@ -312,8 +322,18 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 		err = jerr
 	}
-	if err == nil {
-		err = verdictError(run)
+	return withVerdict(run, err)
+}
+
+// withVerdict is err with run's verdict as the command's error (exit codes
+// 8, 10, 11) when err is nil. A failed verdict (exit 10) outranks a failed
+// consistency check (8), as in verdictError: a run at 70 % success whose
+// --check also failed exits 10, with both errors said.
+func withVerdict(run *results.Run, err error) error {
+	if err == nil || (errors.Is(err, workload.ErrCheckFailed) && run.Verdict == results.VerdictFailed) {
+		if verr := verdictError(run); verr != nil {
+			err = errors.Join(verr, err)
+		}
 	}
 	return err
 }

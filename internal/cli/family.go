@@ -23,7 +23,7 @@ func familyCommands(app *App) []*cobra.Command {
 		cmd := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long, Args: noArgsUsage}
 		cmd.AddCommand(runCommand(app, m))
 		for _, c := range m.Commands() {
-			cmd.AddCommand(subCommand(app, m.Name, c))
+			cmd.AddCommand(subCommand(app, m, c))
 		}
 		out = append(out, cmd)
 	}
@@ -31,7 +31,7 @@ func familyCommands(app *App) []*cobra.Command {
 }
 
 // subCommand wraps a family's prepare/load/check/cleanup command.
-func subCommand(app *App, family string, c registry.Command) *cobra.Command {
+func subCommand(app *App, m *registry.Meta, c registry.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: c.Use, Short: c.Short, Long: c.Long, Example: c.Example}
 	switch c.Args {
 	case registry.ArgsNone:
@@ -40,7 +40,10 @@ func subCommand(app *App, family string, c registry.Command) *cobra.Command {
 		cmd.Args = cobra.MaximumNArgs(1)
 	}
 	action := c.Bind(cmd.Flags())
-	hideRunOnly(cmd, family, c.RunOnly)
+	hideRunOnly(cmd, m.Name, c.RunOnly)
+	if len(c.RunOnly) > 0 {
+		acceptRunFlags(cmd, m)
+	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		return action(cmd.Context(), app.env(), args)
 	}
@@ -68,6 +71,28 @@ func hideRunOnly(cmd *cobra.Command, family string, runOnly []string) {
 	}
 }
 
+// acceptRunFlags declares on cmd, hidden and bound to nothing it reads,
+// every flag of the family's run command that cmd lacks (--time,
+// --warmup-time, --report-interval, --json, --min-success...): sysbench
+// takes one command line for prepare, run and cleanup, and so does a
+// command with run-only options (registry.Command.RunOnly). The run
+// policy's flags are declared here too; addRunPolicyFlags skips a hidden
+// --json.
+func acceptRunFlags(cmd *cobra.Command, m *registry.Meta) {
+	run := pflag.NewFlagSet(m.Name+" run", pflag.ContinueOnError)
+	m.Run.New().Flags(run)
+	run.Float64("min-success", results.DefaultMinSuccessPct, "")
+	run.String("arrivals", "uniform", "")
+	fs := cmd.Flags()
+	run.VisitAll(func(f *pflag.Flag) {
+		if fs.Lookup(f.Name) != nil || (f.Shorthand != "" && fs.ShorthandLookup(f.Shorthand) != nil) {
+			return
+		}
+		fs.AddFlag(f)
+		_ = fs.MarkHidden(f.Name)
+	})
+}
+
 // runCommand is `benchpress <family> run`: the family's options, then the
 // generic run (executeRun), the family's printer and --json.
 func runCommand(app *App, m *registry.Meta) *cobra.Command {
@@ -88,7 +113,7 @@ func runCommand(app *App, m *registry.Meta) *cobra.Command {
 			variant = v
 		}
 		started := time.Now()
-		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, childCmd{args: partition.ChildArgs(m.Name, args, cmd.Flags())})
+		run, spec, err := runOptions(cmd.Context(), app, opts, variant, cmd.Flags(), false, childCmd{args: partition.ChildArgs(m.Name, args, cmd.Flags()), env: partition.ChildEnv(cmd.Flags())})
 		if run == nil && err != nil {
 			// No result: --json still gets the refusal, so that a script
 			// reading it never finds a file an earlier run left there.
@@ -183,7 +208,7 @@ func saveRefused(app *App, opts registry.RunOptions, name string, started time.T
 	if path == "" {
 		return
 	}
-	r := results.Refused(name, opts.Target().URL, app.Version, started, err, target.Hint(err))
+	r := results.Refused(name, opts.Target().URL, string(target.KindOf(opts.Target().URL)), app.Version, started, err, target.Hint(err))
 	if werr := writeJSON(app, path, r); werr != nil {
 		fmt.Fprintf(app.Err, "benchpress: %v\n", werr)
 	}

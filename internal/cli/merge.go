@@ -15,6 +15,7 @@ import (
 
 // newMergeCmd is `benchpress merge OUT.json PART...`.
 func newMergeCmd(app *App) *cobra.Command {
+	var minSuccess float64
 	cmd := &cobra.Command{
 		Use:   "merge OUT.json PART...",
 		Short: "Merge the partitions of a partitioned run into one exact result",
@@ -33,12 +34,19 @@ configuration (scale, terminals, mix, seed...), run id or partition count,
 overlapping or missing partitions, a partition that did not end ok, or windows
 further apart than the recorded clock uncertainty. The merged file is a normal
 result: report, compare and sweeps read it as any other. The merged verdict
-sets the exit code as a run's does (8, 10, 11).`,
+sets the exit code as a run's does (8, 10, 11); its success rate is judged
+against the --min-success the partitions ran with (saved in their results)
+unless --min-success is given here.`,
 		Example: `  benchpress merge merged.json part-0.json part-1.json part-2.json part-3.json
   kubectl logs -l job-name=tpcc-run --tail=-1 --max-log-requests=16 > parts.log
   benchpress merge merged.json parts.log`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("min-success") {
+				minSuccess = results.MinSuccessUnset
+			} else if minSuccess < 0 || minSuccess > 100 {
+				return usagef("--min-success must be within 0..100 (got %g)", minSuccess)
+			}
 			var parts []*results.Run
 			for _, p := range args[1:] {
 				rs, err := results.ReadAll(p)
@@ -47,7 +55,7 @@ sets the exit code as a run's does (8, 10, 11).`,
 				}
 				parts = append(parts, rs...)
 			}
-			merged, err := mergeRuns(parts, app.policy.minSuccess)
+			merged, err := mergeRuns(parts, minSuccess)
 			if err != nil {
 				return err
 			}
@@ -64,11 +72,14 @@ sets the exit code as a run's does (8, 10, 11).`,
 			return verdictError(merged)
 		},
 	}
+	cmd.Flags().Float64Var(&minSuccess, "min-success", 0,
+		"success rate (%) below which the merged verdict is \"failed\" (exit code 10; default: the partitions' own --min-success)")
 	return cmd
 }
 
-// mergeRuns merges parts with the workload's own figures recomputed;
-// refusals are usage errors (exit 2).
+// mergeRuns merges parts with the workload's own figures recomputed and
+// judges the result against minSuccess (results.MinSuccessUnset: the
+// partitions' own bound); refusals are usage errors (exit 2).
 func mergeRuns(parts []*results.Run, minSuccess float64) (*results.Run, error) {
 	opts := results.MergeOptions{Criteria: results.Criteria{MinSuccessPct: minSuccess}}
 	// A result that is not a partition that ended ok is refused by Merge;

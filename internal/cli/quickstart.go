@@ -73,9 +73,7 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 				if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
 					err = jerr
 				}
-				if err == nil {
-					err = verdictError(run)
-				}
+				err = withVerdict(run, err)
 			}
 			if err != nil {
 				return err

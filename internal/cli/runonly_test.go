@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +16,9 @@ func TestRunOnlyFlagsHiddenButAccepted(t *testing.T) {
 		shown, notShow []string
 	}{
 		{[]string{"sysbench", "prepare"}, []string{"--tables", "--table-size", "--rand-type", "--auto-inc", "--threads"},
-			[]string{"--point-selects", "--skip-trx", "--rand-seed", "--socket-io"}},
+			[]string{"--point-selects", "--skip-trx", "--rand-seed", "--socket-io", "--time", "--json", "--min-success"}},
 		{[]string{"sysbench", "cleanup"}, []string{"--tables", "--target"},
-			[]string{"--table-size", "--rand-type", "--range-size", "--socket-io"}},
+			[]string{"--table-size", "--rand-type", "--range-size", "--socket-io", "--threads", "--time", "--json", "--min-success"}},
 		{[]string{"sysbench", "run"}, []string{"--point-selects", "--rand-seed", "--socket-io", "--table-size"}, nil},
 		{[]string{"tpcc", "prepare"}, []string{"--warehouses", "--statement-mode"}, []string{"--socket-io"}},
 		{[]string{"ycsb", "load"}, []string{"--records"}, []string{"--socket-io"}},
@@ -40,10 +41,17 @@ func TestRunOnlyFlagsHiddenButAccepted(t *testing.T) {
 		})
 	}
 	db := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
-	common := []string{"--target", db, "--tables", "1", "--table-size", "50", "--point-selects", "3", "--skip-trx", "on", "--socket-io", "blocking", "--rand-seed", "7"}
+	// The run's whole command line, its timing and output flags included
+	// (ignored: no result is written).
+	never := filepath.Join(t.TempDir(), "never.json")
+	common := []string{"--target", db, "--tables", "1", "--table-size", "50", "--point-selects", "3", "--skip-trx", "on", "--socket-io", "blocking", "--rand-seed", "7",
+		"--threads", "1", "--time", "10", "--warmup-time", "2", "--report-interval", "1", "--json", never, "--min-success", "50", "--rate", "100"}
 	for _, sub := range []string{"prepare", "cleanup"} {
 		if _, stderr, code := runCLI(t, nil, append([]string{"sysbench", sub, "oltp_read_write"}, common...)...); code != 0 {
 			t.Fatalf("sysbench %s with the run's options: exit %d: %s", sub, code, stderr)
 		}
+	}
+	if _, err := os.Stat(never); err == nil {
+		t.Errorf("prepare/cleanup wrote the run's --json")
 	}
 }

@@ -27,7 +27,10 @@ func addRunPolicyFlags(app *App, root *cobra.Command) {
 			walk(sub)
 		}
 		fs := c.Flags()
-		runs := fs.Lookup("json") != nil || c.Name() == "quickstart" || c.Name() == "sweep"
+		// A hidden --json is a run flag accepted and ignored by a command
+		// around the run (acceptRunFlags), which judges nothing.
+		jf := fs.Lookup("json")
+		runs := (jf != nil && !jf.Hidden) || c.Name() == "quickstart" || c.Name() == "sweep"
 		if !runs {
 			return
 		}
@@ -64,9 +67,10 @@ func (p *runPolicy) validate() error {
 }
 
 // checkWritable fails with a usage error when --json FILE or --out DIR was
-// given and cannot be written.
+// given and cannot be written. --json - (standard output, as every pod of
+// a Kubernetes Job writes its result) needs no writable directory.
 func checkWritable(fs *pflag.FlagSet) error {
-	if f := fs.Lookup("json"); f != nil && f.Value.String() != "" {
+	if f := fs.Lookup("json"); f != nil && f.Value.String() != "" && f.Value.String() != "-" {
 		if err := results.WritableFile(f.Value.String()); err != nil {
 			return usagef("--json %s: %v", f.Value.String(), err)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strconv"
 
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
@@ -31,11 +32,21 @@ func (s stepRunner) RunStep(ctx context.Context, st sweep.Step) (*results.Run, e
 	} else {
 		opts = opts.Clone()
 	}
-	opts.SetStep(st.Concurrency, st.Warmup, st.Duration)
+	opts.SetStep(st.Concurrency, st.Warmup, st.Duration, st.ReportInterval)
 	opts.Target().URL = st.Target
 	if err := opts.Partition().ForStep(st.CaseID, st.Concurrency); err != nil {
 		return nil, err
 	}
-	run, _, err := runResolved(ctx, s.app, opts, true, childCmd{args: st.ChildArgs, env: st.ChildEnv()})
+	run, _, err := runResolved(ctx, s.app, opts, true, childCmd{args: s.childArgs(st), env: st.ChildEnv()})
 	return run, err
+}
+
+// childArgs is the command line of a child process of the step (a step
+// with processes: N): the step's own, and the sweep's --min-success, which
+// the plan does not hold. (A sweep has no --arrivals: its steps' arrivals
+// are uniform, the children's default.)
+func (s stepRunner) childArgs(st sweep.Step) func() []string {
+	return func() []string {
+		return append(st.ChildArgs(), "--min-success="+strconv.FormatFloat(s.app.policy.minSuccess, 'g', -1, 64))
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,7 +89,7 @@ differs from the directory's plan.yaml.`,
 				out = filepath.Join("results", plan.Name+"-"+time.Now().Format("2006-01-02"))
 			}
 			fmt.Fprintf(app.Err, "sweep %s: %d steps, about %s; results in %s\n",
-				plan.Name, len(plan.Matrix()), strings.TrimSuffix(sweep.Estimate(plan.Matrix()).Round(time.Second).String(), "0s"), out)
+				plan.Name, len(plan.Matrix()), sweep.FmtDur(sweep.Estimate(plan.Matrix()).Round(time.Second)), out)
 			res, runErr := sweep.Run(cmd.Context(), plan, out, steps, sweep.Options{
 				Resume: resume, Progress: app.Err, Version: app.Version, Getenv: app.Getenv,
 			})
@@ -101,6 +100,11 @@ differs from the directory's plan.yaml.`,
 			if !noReport {
 				files, err := report.Generate(out)
 				if err != nil {
+					// The steps' verdict keeps its exit code (10, 11)
+					// when the report cannot be written.
+					if runErr == nil {
+						runErr = sweepVerdict(res)
+					}
 					return errors.Join(runErr, err)
 				}
 				for _, f := range files[:2] {

@@ -118,6 +118,19 @@ func TestSysbenchSweepStep(t *testing.T) {
 	if r.Workload != "sysbench/oltp_read_only" || r.Summary.TPS <= 0 || r.Config["threads"] != 2 || r.Config["rand_type"] != "uniform" {
 		t.Fatalf("step result: %s tps %v config %v", r.Workload, r.Summary.TPS, r.Config)
 	}
+	// Steps print no live lines unless the plan sets report_interval.
+	if strings.Contains(errb.String(), "tps: ") {
+		t.Errorf("a step without report_interval printed live lines:\n%s", errb.String())
+	}
+	errb.Reset()
+	st.ReportInterval = 500 * time.Millisecond
+	if _, err := (stepRunner{app: app}).RunStep(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "thds: 2 tps: ") {
+		t.Errorf("report_interval 500ms: no live line:\n%s", errb.String())
+	}
+	st.ReportInterval = 0
 	st.Options = map[string]string{"warehouses": "1"}
 	if _, err := (stepRunner{app: app}).RunStep(context.Background(), st); ExitCode(err) != ExitUsage {
 		t.Fatalf("unknown option: %v", err)

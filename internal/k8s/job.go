@@ -194,8 +194,11 @@ func (s *Spec) YAML() ([]byte, error) {
 	if s.Namespace != "" {
 		ns = " -n " + s.Namespace
 	}
-	fmt.Fprintf(&b, `# Then collect the %[1]d result lines and merge them:
-#   kubectl%[2]s wait --for=condition=complete job/%[3]s --timeout=24h
+	// Not kubectl wait --for=condition=complete: a Job whose pod failed
+	// (backoffLimit 0) never completes, and the wait would last its whole
+	// timeout.
+	fmt.Fprintf(&b, `# Then, once the Job has completed or failed, collect the %[1]d result lines and merge them:
+#   until kubectl%[2]s get job/%[3]s -o jsonpath='{.status.conditions[?(@.status=="True")].type}' | grep -qE 'Complete|Failed'; do sleep 10; done
 #   kubectl%[2]s logs -l job-name=%[3]s --tail=-1 --max-log-requests=%[4]d > %[3]s.log
 #   benchpress merge %[3]s.json %[3]s.log
 `, s.Partitions, ns, s.Name, max(s.Partitions, 5))

@@ -140,3 +140,17 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// The collect recipe after the manifest waits for the Job to complete or
+// fail: a Job whose pod failed (backoffLimit 0) never completes, and
+// `kubectl wait --for=condition=complete` would hang for its timeout.
+func TestYAMLWaitEndsOnFailure(t *testing.T) {
+	b, err := fourPartitions().YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := string(b)
+	if strings.Contains(y, "--for=condition=complete") || !strings.Contains(y, "grep -qE 'Complete|Failed'") {
+		t.Fatalf("the collect recipe does not stop on a failed Job:\n%s", y[strings.Index(y, "# Then"):])
+	}
+}

@@ -129,6 +129,20 @@ func TestStartSelfStopSmoke(t *testing.T) {
 	}
 }
 
+// TestSelfCloseEndsTheWindow: CPU burnt after Close (the drain, the
+// result's assembly) is not the window's.
+func TestSelfCloseEndsTheWindow(t *testing.T) {
+	s := StartSelf()
+	sink = burn(50 * time.Millisecond)
+	s.Close()
+	closed := s.Stop(1, 0)
+	sink = burn(300 * time.Millisecond)
+	s.Close() // only the first call counts
+	if d := s.Stop(1, 0); d.CPUUserS+d.CPUSysS != closed.CPUUserS+closed.CPUSysS || d.CPUUserS > 0.2 {
+		t.Fatalf("after Close: CPU %.3f s, at Close %.3f s: the burn after Close counted", d.CPUUserS+d.CPUSysS, closed.CPUUserS+closed.CPUSysS)
+	}
+}
+
 // TestGCShareOfGarbage: a window that allocates garbage shows a GC share
 // above zero, one that only computes shows (almost) none.
 func TestGCShareOfGarbage(t *testing.T) {

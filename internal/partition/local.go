@@ -311,13 +311,23 @@ func (l *lastLineWriter) last() string {
 // ChildArgs is the child command line of `benchpress FAMILY run ARGS` with
 // the flags given on fs (those the parent sets for each child, IsChildFlag,
 // and those of the parent alone, IsParentFlag, left out; a slice flag once
-// per element).
+// per element). A password in the --target URL is not on it: the URL goes
+// without it, with --password-env=ChildPasswordEnv, and ChildEnv holds it.
 func ChildArgs(family string, args []string, fs *pflag.FlagSet) func() []string {
 	return func() []string {
 		out := append([]string{family, "run"}, args...)
+		hidden := ChildEnv(fs) != nil
 		fs.Visit(func(f *pflag.Flag) {
 			if IsChildFlag(f.Name) || IsParentFlag(f.Name) {
 				return
+			}
+			if hidden && f.Name == "target" {
+				u, _ := SplitPassword(f.Value.String())
+				out = append(out, "--target="+u, "--password-env="+ChildPasswordEnv)
+				return
+			}
+			if hidden && f.Name == "password-env" {
+				return // the URL's password wins over the variable (target.Flags.Resolve)
 			}
 			if sv, ok := f.Value.(pflag.SliceValue); ok {
 				for _, v := range sv.GetSlice() {

@@ -35,3 +35,39 @@ func TestChildArgs(t *testing.T) {
 		t.Errorf("ChildArgs = %q\nwant %q", got, want)
 	}
 }
+
+// A password typed into --target never reaches a child's command line
+// (ps, /proc): the URL goes without it, --password-env names the variable
+// ChildEnv sets, and a --password-env of the parent's is not replayed (the
+// URL's password wins over it, as in target.Flags.Resolve).
+func TestChildArgsHidePassword(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantArgs []string
+		wantEnv  []string
+	}{
+		{"password in the URL", []string{"--target", "mysql://bench:s3cret@h:3306/db", "--password-env", "OTHER"},
+			[]string{"tpcc", "run", "--target=mysql://bench@h:3306/db", "--password-env=" + ChildPasswordEnv}, []string{ChildPasswordEnv + "=s3cret"}},
+		{"percent-encoded", []string{"--target", "postgres://u:p%40ss@h1,h2/db"},
+			[]string{"tpcc", "run", "--target=postgres://u@h1,h2/db", "--password-env=" + ChildPasswordEnv}, []string{ChildPasswordEnv + "=p@ss"}},
+		{"no password", []string{"--target", "mysql://bench@h/db", "--password-env", "BENCH_PW"},
+			[]string{"tpcc", "run", "--password-env=BENCH_PW", "--target=mysql://bench@h/db"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+			fs.String("target", "", "")
+			fs.String("password-env", "", "")
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			if got := ChildArgs("tpcc", nil, fs)(); !reflect.DeepEqual(got, tc.wantArgs) {
+				t.Errorf("ChildArgs = %q\nwant %q", got, tc.wantArgs)
+			}
+			if got := ChildEnv(fs); !reflect.DeepEqual(got, tc.wantEnv) {
+				t.Errorf("ChildEnv = %q, want %q", got, tc.wantEnv)
+			}
+		})
+	}
+}

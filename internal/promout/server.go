@@ -34,7 +34,7 @@ var (
 		"Latency quantiles of successful operations over the last 10 s (HDR histogram, 3 significant digits), by workload and op.",
 		[]string{"workload", "op", "quantile"}, nil)
 	descSuccess = prometheus.NewDesc("benchpress_success_ratio",
-		"Successful / attempted operations over the last 10 s (verdict input); NaN when nothing was attempted.", []string{"workload"}, nil)
+		"Successful / attempted operations over the last 10 s (verdict input); 0 when nothing completed in them although the run's rate so far would have completed 10 (an outage), NaN when nothing was attempted otherwise.", []string{"workload"}, nil)
 	descTerminals = prometheus.NewDesc("benchpress_terminals", "Terminals (threads) of the current run; 0 between runs.", nil, nil)
 	descPhase     = prometheus.NewDesc("benchpress_phase", "1 for the current phase (idle, warmup, measure, done).", []string{"phase"}, nil)
 	descRuns      = prometheus.NewDesc("benchpress_runs_total", "Runs (sweep steps) started.", nil, nil)
@@ -107,9 +107,10 @@ func (l *Live) Collect(ch chan<- prometheus.Metric) {
 	}
 	if l.workload != "" {
 		ratio := 0.0
-		if allW[l.workload] > 0 {
+		switch {
+		case allW[l.workload] > 0:
 			ratio = float64(okW[l.workload]) / float64(allW[l.workload])
-		} else {
+		case !l.outage():
 			ratio = nan()
 		}
 		ch <- prometheus.MustNewConstMetric(descSuccess, prometheus.GaugeValue, ratio, l.workload)

@@ -1,9 +1,12 @@
 package promout
 
 import (
+	"math"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -82,7 +85,7 @@ func TestServeLiveSeries(t *testing.T) {
 		for i := int64(1); i <= 100; i++ {
 			_ = snap.OKHist[0].RecordValue(i * 1000) // 1..100 ms
 		}
-		s.Live.Tick(snap, tick > 0)
+		s.Live.Tick(snap, time.Second, tick > 0)
 	}
 	fams := scrape(t, url)
 	checks := []struct {
@@ -117,5 +120,95 @@ func TestServeLiveSeries(t *testing.T) {
 	fams = scrape(t, url)
 	if v, _ := find(fams, "benchpress_terminals", nil); v != 0 {
 		t.Errorf("terminals after End = %v", v)
+	}
+	// After the run: no rate, no latency of the run before as current.
+	if v, ok := find(fams, "benchpress_op_rate", map[string]string{"op": "payment"}); !ok || v != 0 {
+		t.Errorf("op rate after End = %v (found %v), want 0", v, ok)
+	}
+	if _, ok := find(fams, "benchpress_latency_seconds", map[string]string{"op": "new_order", "quantile": "0.99"}); ok {
+		t.Error("latency quantiles of the ended run still served")
+	}
+	if v, ok := find(fams, "benchpress_ops_total", map[string]string{"op": "new_order", "outcome": "ok"}); !ok || v != 270 {
+		t.Errorf("counter after End = %v, want 270 (counters stay)", v)
+	}
+}
+
+// op_rate is a rate: a tick's count over its length (a phase edge's tick
+// of 0.2 s, a drain's of seconds), not the count.
+func TestOpRateIsPerSecond(t *testing.T) {
+	tests := []struct {
+		count int64
+		dur   time.Duration
+		want  float64
+	}{
+		{100, 200 * time.Millisecond, 500},
+		{1000, time.Second, 1000},
+		{2600, 26 * time.Second, 100},
+	}
+	for _, tc := range tests {
+		l := NewLive()
+		l.Begin("w", []string{"op"}, 4)
+		snap := metrics.NewSnapshot(1, 0)
+		snap.Counts[0].OK = tc.count
+		l.Tick(snap, tc.dur, true)
+		if got := l.state[opKey{"w", "op"}].lastRate; got != tc.want {
+			t.Errorf("%d in %v: rate %v, want %v", tc.count, tc.dur, got, tc.want)
+		}
+	}
+}
+
+// The success ratio is 0 when nothing completed in the window of a run
+// that had been completing (an outage: an alert on the ratio fires), and
+// NaN (no data) when the run is too slow to expect a completion in it or
+// has ended.
+func TestSuccessRatioInAnOutage(t *testing.T) {
+	tests := []struct {
+		name   string
+		before int64 // completions per tick before the empty ticks
+		empty  int
+		end    bool
+		want   float64 // -1: NaN
+	}{
+		{"outage after 100/s", 100, WindowTicks, false, 0},
+		{"partly empty window", 100, WindowTicks - 1, false, 1},
+		{"slow run: 1 per 5 s", 0, WindowTicks, false, -1},
+		{"ended run", 100, WindowTicks, true, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := NewLive()
+			l.Begin("w", []string{"op"}, 4)
+			for i := 0; i < 30; i++ {
+				snap := metrics.NewSnapshot(1, 0)
+				snap.Counts[0].OK = tc.before
+				if tc.before == 0 && i%5 == 0 {
+					snap.Counts[0].OK = 1
+				}
+				l.Tick(snap, time.Second, true)
+			}
+			for i := 0; i < tc.empty; i++ {
+				l.Tick(metrics.NewSnapshot(1, 0), time.Second, true)
+			}
+			if tc.end {
+				l.End()
+			}
+			reg := prometheus.NewRegistry()
+			reg.MustRegister(l)
+			gathered, err := reg.Gather()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fams := map[string]*dto.MetricFamily{}
+			for _, f := range gathered {
+				fams[f.GetName()] = f
+			}
+			got, ok := find(fams, "benchpress_success_ratio", map[string]string{"workload": "w"})
+			switch {
+			case !ok:
+				t.Fatal("no success ratio served")
+			case tc.want < 0 && !math.IsNaN(got), tc.want >= 0 && got != tc.want:
+				t.Fatalf("success ratio %v, want %v (-1: NaN)", got, tc.want)
+			}
+		})
 	}
 }

@@ -26,6 +26,11 @@ var owned = map[string]string{
 	"json":         "the sweep saves every step itself",
 	"terminals":    "the ladder sets the concurrency",
 	"threads":      "the ladder sets the concurrency",
+	// The step's timing is the plan's own keys (set after the options:
+	// these would be silently overwritten).
+	"time":            "use the plan's duration key",
+	"warmup-time":     "use the plan's warmup key",
+	"report-interval": "use the plan's report_interval key",
 }
 
 // StepSettings are the settings a sweep fixes for every step of a case.

@@ -9,7 +9,10 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// OnOff is a bool flag value that also accepts sysbench's on/off.
+// OnOff is a bool flag value that also accepts sysbench's on/off. It
+// always takes a value (--auto-inc off, --skip-trx=on), as sysbench's
+// options do: a bare --flag is refused ("flag needs an argument"), never
+// read as on with the next word taken for an argument.
 type OnOff struct{ B *bool }
 
 func (v OnOff) String() string {
@@ -34,9 +37,6 @@ func (v OnOff) Set(s string) error {
 
 // Type names the value in --help.
 func (OnOff) Type() string { return "on|off" }
-
-// IsBoolFlag lets --flag stand for --flag=on.
-func (OnOff) IsBoolFlag() bool { return true }
 
 // Seconds is a duration flag that takes whole seconds like sysbench (--time
 // 60) or a Go duration (--duration 1m30s); aliases may share one.

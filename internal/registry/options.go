@@ -31,8 +31,9 @@ type RunOptions interface {
 	// declared by Flags like every option.
 	Partition() *partition.Flags
 	// SetStep applies a sweep step to resolved options: the concurrency, the
-	// warm-up and measurement durations; live lines are turned off.
-	SetStep(concurrency int, warmup, duration time.Duration)
+	// warm-up and measurement durations, and the interval of its live
+	// lines (the plan's report_interval; 0 turns them off).
+	SetStep(concurrency int, warmup, duration, report time.Duration)
 	// Clone returns an independent copy of resolved options.
 	Clone() RunOptions
 	// Build checks the data set through conn and returns the run to execute.
@@ -80,10 +81,10 @@ func (b *RunBase) Target() *target.Flags { return &b.TF }
 // JSONPath implements RunOptions.
 func (b *RunBase) JSONPath() string { return b.JSON }
 
-// SetStep implements RunOptions: a sweep step's concurrency and timing,
-// no live lines.
-func (b *RunBase) SetStep(concurrency int, warmup, duration time.Duration) {
-	b.Runner.Terminals, b.Runner.Warmup, b.Runner.Duration, b.Runner.ReportInterval = concurrency, warmup, duration, 0
+// SetStep implements RunOptions: a sweep step's concurrency, timing and
+// live lines.
+func (b *RunBase) SetStep(concurrency int, warmup, duration, report time.Duration) {
+	b.Runner.Terminals, b.Runner.Warmup, b.Runner.Duration, b.Runner.ReportInterval = concurrency, warmup, duration, report
 }
 
 // RegisterCommon declares the connection flags (with defaultURL) and --json:

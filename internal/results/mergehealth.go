@@ -75,17 +75,44 @@ func mergeHealth(out *Run, parts []*Run, c Criteria) {
 		out.Rate = rate
 		c.TargetRate = rate.TargetPerS
 	}
+	if c.MinSuccessPct < 0 {
+		c.MinSuccessPct = partsMinSuccess(parts)
+	}
 	Judge(out, c)
 	rank := map[string]int{VerdictOK: 0, VerdictDegraded: 1, VerdictFailed: 2}
 	for _, p := range parts {
-		if rank[p.Verdict] == 0 {
+		// A partition's success rate counts against the merge's bound
+		// (merge --min-success 90 over partitions run with 99).
+		verdict, reasons := p.Verdict, p.VerdictReasons
+		if p.Verdict != "" && (p.MinSuccessPct == nil || *p.MinSuccessPct != c.MinSuccessPct) {
+			verdict, reasons = underBound(p, c.MinSuccessPct)
+		}
+		if rank[verdict] == 0 {
 			continue
 		}
-		for _, reason := range p.VerdictReasons {
+		for _, reason := range reasons {
 			out.VerdictReasons = append(out.VerdictReasons, fmt.Sprintf("partition %d: %s", p.Partition.Index, reason))
 		}
-		if rank[p.Verdict] > rank[out.Verdict] {
-			out.Verdict = p.Verdict
+		if rank[verdict] > rank[out.Verdict] {
+			out.Verdict = verdict
 		}
 	}
+}
+
+// partsMinSuccess is the --min-success bound the partitions were judged
+// against: the highest, should they differ (DefaultMinSuccessPct for
+// files from before the bound was saved).
+func partsMinSuccess(parts []*Run) float64 {
+	bound := float64(MinSuccessUnset)
+	for _, p := range parts {
+		v := float64(DefaultMinSuccessPct)
+		if p.MinSuccessPct != nil {
+			v = *p.MinSuccessPct
+		}
+		bound = max(bound, v)
+	}
+	if bound < 0 {
+		return DefaultMinSuccessPct
+	}
+	return bound
 }

@@ -12,7 +12,9 @@ func TestMergeJudgesAndKeepsErrorSamples(t *testing.T) {
 	tests := []struct {
 		name        string
 		minSuccess  float64
-		badVerdict  string // partition 1's own verdict
+		partsBound  []float64 // the partitions' saved --min-success (nil: none saved)
+		badReasons  []string  // partition 1's own reasons (default: an outage)
+		badVerdict  string    // partition 1's own verdict
 		wantVerdict string
 		wantReason  string
 	}{
@@ -21,17 +23,40 @@ func TestMergeJudgesAndKeepsErrorSamples(t *testing.T) {
 			wantReason: "partition 1: outage"},
 		{name: "merged success rate below the bar", minSuccess: 99.9, badVerdict: VerdictOK, wantVerdict: VerdictFailed,
 			wantReason: "below --min-success"},
+		// No bound given to merge: the partitions' own (about 98 %
+		// success here), 99 for files from before it was saved.
+		{name: "the partitions' own bound", minSuccess: MinSuccessUnset, partsBound: []float64{95, 95}, badVerdict: VerdictOK, wantVerdict: VerdictOK},
+		{name: "the strictest partition's bound", minSuccess: MinSuccessUnset, partsBound: []float64{95, 99.5}, badVerdict: VerdictOK, wantVerdict: VerdictFailed,
+			wantReason: "below --min-success 99.5 %"},
+		{name: "partitions without a saved bound", minSuccess: MinSuccessUnset, badVerdict: VerdictOK, wantVerdict: VerdictFailed,
+			wantReason: "below --min-success 99 %"},
+		{name: "merge's bound over the partitions'", minSuccess: 0, partsBound: []float64{99.9, 99.9}, badVerdict: VerdictOK, wantVerdict: VerdictOK},
+		// A partition failed by its own bound passes under merge's lower
+		// one; its other reasons stay.
+		{name: "partition failed by its own bound, merge's lower", minSuccess: 90, partsBound: []float64{99, 99}, badVerdict: VerdictFailed,
+			badReasons: []string{"success rate 97.00 % is below --min-success 99 % (30 errors: deadlock 30)"}, wantVerdict: VerdictOK},
+		{name: "partition failed by its own bound, degraded too", minSuccess: 90, partsBound: []float64{99, 99}, badVerdict: VerdictFailed,
+			badReasons:  []string{"success rate 97.00 % is below --min-success 99 % (30 errors: deadlock 30)", "outage: no operation completed for 5 s (t = 20..25 s)"},
+			wantVerdict: VerdictDegraded, wantReason: "partition 1: outage"},
+		{name: "partition stopped", minSuccess: 90, partsBound: []float64{99, 99}, badVerdict: VerdictFailed,
+			badReasons: []string{"stopped: permission denied"}, wantVerdict: VerdictFailed, wantReason: "partition 1: stopped: permission denied"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			parts, _ := syntheticParts(t, 2)
-			for _, p := range parts {
+			for i, p := range parts {
 				p.ErrorSamples = []ErrorSample{sample}
 				p.Verdict = VerdictOK
+				if tc.partsBound != nil {
+					p.MinSuccessPct = &tc.partsBound[i]
+				}
 			}
 			if tc.badVerdict != VerdictOK {
 				parts[1].Verdict = tc.badVerdict
 				parts[1].VerdictReasons = []string{"outage: no operation completed for 5 s (t = 20..25 s)"}
+				if tc.badReasons != nil {
+					parts[1].VerdictReasons = tc.badReasons
+				}
 			}
 			m, err := Merge(parts, MergeOptions{Criteria: Criteria{MinSuccessPct: tc.minSuccess}})
 			if err != nil {

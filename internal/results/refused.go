@@ -1,7 +1,6 @@
 package results
 
 import (
-	"strings"
 	"time"
 )
 
@@ -11,12 +10,10 @@ import (
 // and hint (the remedy of a server limit or privilege) apart, so that a
 // reader of the file (a script, a sweep's report) never takes it for a
 // result, and a file left at the same path by an earlier run is replaced
-// rather than read as this run's. url is redacted here.
-func Refused(workload, url, version string, started time.Time, err error, hint string) *Run {
-	kind := ""
-	if i := strings.Index(url, "://"); i > 0 {
-		kind = url[:i]
-	}
+// rather than read as this run's. url is redacted here; kind is the
+// target kind its scheme names (target.KindOf: "mysql" for tidb://, ""
+// for an unknown scheme).
+func Refused(workload, url, kind, version string, started time.Time, err error, hint string) *Run {
 	return &Run{
 		FormatVersion: FormatVersion,
 		Tool:          Tool{Name: "benchpress", Version: version},

@@ -26,13 +26,16 @@ type Run struct {
 	Hint string `json:"hint,omitempty"`
 	// Verdict is "ok", "degraded" or "failed", with the reasons (see
 	// Judge); absent in files written before verdicts existed.
-	Verdict        string    `json:"verdict,omitempty"`
-	VerdictReasons []string  `json:"verdict_reasons,omitempty"`
-	StartedAt      time.Time `json:"started_at"`
-	EndedAt        time.Time `json:"ended_at"`
-	WarmupS        float64   `json:"warmup_s"`
-	Summary        Summary   `json:"summary"`
-	Ops            []Op      `json:"ops"`
+	Verdict        string   `json:"verdict,omitempty"`
+	VerdictReasons []string `json:"verdict_reasons,omitempty"`
+	// MinSuccessPct is the --min-success bound the verdict was judged
+	// against (absent in files from before it was saved: 99).
+	MinSuccessPct *float64  `json:"min_success_pct,omitempty"`
+	StartedAt     time.Time `json:"started_at"`
+	EndedAt       time.Time `json:"ended_at"`
+	WarmupS       float64   `json:"warmup_s"`
+	Summary       Summary   `json:"summary"`
+	Ops           []Op      `json:"ops"`
 	// ErrorsByClass counts failed transactions by error class (deadlock,
 	// ...): attempts whose error was not retried (retries exhausted, or a
 	// class that is not retried); it sums to Summary.Errors.

@@ -17,7 +17,11 @@ const (
 
 // Criteria are the bounds a run is judged against.
 type Criteria struct {
-	// MinSuccessPct: a success rate below it fails the run (default 99).
+	// MinSuccessPct: a success rate below it fails the run. 0 is a bound
+	// (a failover test that expects errors: every run with a success
+	// passes); MinSuccessUnset (any negative value) is the default,
+	// DefaultMinSuccessPct, and in Merge the bound the partitions were
+	// judged against.
 	MinSuccessPct float64
 	// OutageS is the shortest stretch of the measurement window without a
 	// completed operation that counts as an outage (0: DefaultOutageS).
@@ -28,6 +32,9 @@ type Criteria struct {
 
 // DefaultMinSuccessPct is --min-success's default.
 const DefaultMinSuccessPct = 99
+
+// MinSuccessUnset is Criteria.MinSuccessPct when no bound was given.
+const MinSuccessUnset = -1
 
 // DefaultOutageS is the shortest stretch without a completed operation
 // that counts as an outage (subject to minOutageExpected).
@@ -93,21 +100,25 @@ func Outages(r *Run, minS float64) []Outage {
 // steady state (SteadyReason), a check failed, or an open-loop run missed
 // 95 % of its target rate; else "ok". Every reason is one line a user can
 // act on.
+//
+// The bound used is saved in r.MinSuccessPct, so that a merge of
+// partitions judges them by the bound they were run with.
 func Judge(r *Run, c Criteria) {
-	if c.MinSuccessPct <= 0 {
+	if c.MinSuccessPct < 0 {
 		c.MinSuccessPct = DefaultMinSuccessPct
 	}
+	bound := c.MinSuccessPct
+	r.MinSuccessPct = &bound
 	var failed, degraded []string
 	s := r.Summary
 	if r.Error != "" {
-		failed = append(failed, "stopped: "+r.Error)
+		failed = append(failed, reasonStopped+r.Error)
 	}
 	switch {
 	case s.Transactions == 0:
-		failed = append(failed, "no operation succeeded in the measurement window")
+		failed = append(failed, reasonNothing)
 	case s.SuccessRate < c.MinSuccessPct:
-		failed = append(failed, fmt.Sprintf("success rate %s %% is below --min-success %g %% (%d errors%s)",
-			RatePct(s.SuccessRate), c.MinSuccessPct, s.Errors, classList(r.ErrorsByClass)))
+		failed = append(failed, successReason(r, c.MinSuccessPct))
 	}
 	if r.Status == "interrupted" {
 		degraded = append(degraded, fmt.Sprintf("interrupted after %.1f s of measurement", s.DurationS))
@@ -135,8 +146,8 @@ func Judge(r *Run, c Criteria) {
 			achieved = r.Rate.AchievedPerS
 		}
 		if achieved < 0.95*c.TargetRate {
-			degraded = append(degraded, fmt.Sprintf("rate not achieved: %.1f/s of the %.1f/s target (%.1f %%)",
-				achieved, c.TargetRate, 100*achieved/c.TargetRate))
+			degraded = append(degraded, fmt.Sprintf("rate not achieved: %.1f/s of the %.1f/s target (%s %%)",
+				achieved, c.TargetRate, RatePct(100*achieved/c.TargetRate)))
 		}
 	}
 	switch {
@@ -148,6 +159,49 @@ func Judge(r *Run, c Criteria) {
 		r.Verdict = VerdictOK
 	}
 	r.VerdictReasons = append(failed, degraded...)
+}
+
+// The reasons that fail a run (Judge); every other reason degrades it.
+const (
+	reasonStopped = "stopped: "
+	reasonNothing = "no operation succeeded in the measurement window"
+	reasonSuccess = "success rate "
+)
+
+// successReason is the verdict's line for r's success rate below bound.
+func successReason(r *Run, bound float64) string {
+	s := r.Summary
+	return fmt.Sprintf("%s%s %% is below --min-success %g %% (%d errors%s)",
+		reasonSuccess, RatePct(s.SuccessRate), bound, s.Errors, classList(r.ErrorsByClass))
+}
+
+// underBound is r's verdict and reasons with its success rate judged
+// against bound instead of the bound it was judged against: the reason
+// for its own bound is dropped, one for bound added when its rate is
+// below it, and the verdict follows (failed by a stop, by no success or
+// by the rate; degraded by any other reason). Every other reason stays as
+// r has it.
+func underBound(r *Run, bound float64) (string, []string) {
+	var failed, other []string
+	for _, reason := range r.VerdictReasons {
+		switch {
+		case strings.HasPrefix(reason, reasonSuccess):
+		case strings.HasPrefix(reason, reasonStopped), reason == reasonNothing:
+			failed = append(failed, reason)
+		default:
+			other = append(other, reason)
+		}
+	}
+	if r.Summary.Transactions > 0 && r.Summary.SuccessRate < bound {
+		failed = append(failed, successReason(r, bound))
+	}
+	switch {
+	case len(failed) > 0:
+		return VerdictFailed, append(failed, other...)
+	case len(other) > 0:
+		return VerdictDegraded, other
+	}
+	return VerdictOK, nil
 }
 
 // RatePct formats a success rate (in percent) with two decimals, cut

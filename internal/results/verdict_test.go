@@ -27,10 +27,14 @@ func TestJudge(t *testing.T) {
 		{"ok", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{}, VerdictOK, ""},
 		{"low success", Run{Status: "ok", Summary: Summary{Transactions: 650, Errors: 350, SuccessRate: 65, TPS: 81, DurationS: 8},
-			ErrorsByClass: map[string]int64{"resource_limit": 350}, Series: steady}, Criteria{}, VerdictFailed, "success rate 65.00 % is below --min-success 99 %"},
+			ErrorsByClass: map[string]int64{"resource_limit": 350}, Series: steady}, Criteria{MinSuccessPct: MinSuccessUnset}, VerdictFailed, "success rate 65.00 % is below --min-success 99 %"},
+		// --min-success 0 is a bound, not the default: a failover test
+		// that expects errors passes with 80 % success.
+		{"min success 0", Run{Status: "ok", Summary: Summary{Transactions: 800, Errors: 200, SuccessRate: 80, TPS: 100, DurationS: 8}, Series: steady},
+			Criteria{MinSuccessPct: 0}, VerdictOK, ""},
 		// 98.996 % rounds to 99.00 but is below 99: never printed as 99.00.
 		{"success just below the bound", Run{Status: "ok", Summary: Summary{Transactions: 98996, Errors: 1004, SuccessRate: 98.996, TPS: 100, DurationS: 8}, Series: steady},
-			Criteria{}, VerdictFailed, "success rate 98.99 % is below --min-success 99 % (1004 errors)"},
+			Criteria{MinSuccessPct: 99}, VerdictFailed, "success rate 98.99 % is below --min-success 99 % (1004 errors)"},
 		{"custom min success", Run{Status: "ok", Summary: Summary{Transactions: 980, Errors: 20, SuccessRate: 98, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{MinSuccessPct: 95}, VerdictOK, ""},
 		{"nothing succeeded", Run{Status: "ok", Summary: Summary{Errors: 10, DurationS: 8}}, Criteria{}, VerdictFailed, "no operation succeeded"},
@@ -48,6 +52,10 @@ func TestJudge(t *testing.T) {
 			Checks: []Check{{Name: "p90 delivery <= 5s", NotJudged: true}}}, Criteria{}, VerdictOK, ""},
 		{"rate missed", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 8}, Series: steady},
 			Criteria{TargetRate: 1000}, VerdictDegraded, "rate not achieved: 100.0/s of the 1000.0/s target"},
+		// 94.96 % of the target is below the 95 % bound: never "95.0 %".
+		{"rate just below the bound", Run{Status: "ok", Summary: Summary{Transactions: 7597, SuccessRate: 100, TPS: 949.6, DurationS: 8}, Series: steady,
+			Rate: &RateFigures{TargetPerS: 1000, AchievedPerS: 949.6}},
+			Criteria{TargetRate: 1000}, VerdictDegraded, "rate not achieved: 949.6/s of the 1000.0/s target (94.96 %)"},
 		{"rate met", Run{Status: "ok", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 96, DurationS: 8}, Series: steady},
 			Criteria{TargetRate: 100}, VerdictOK, ""},
 		{"interrupted", Run{Status: "interrupted", Summary: Summary{Transactions: 800, SuccessRate: 100, TPS: 100, DurationS: 1.8}, Series: steady},
@@ -80,6 +88,13 @@ func TestJudge(t *testing.T) {
 			Judge(&r, tt.c)
 			if r.Verdict != tt.verdict {
 				t.Fatalf("verdict %q (%v), want %q", r.Verdict, r.VerdictReasons, tt.verdict)
+			}
+			bound := tt.c.MinSuccessPct
+			if bound < 0 {
+				bound = DefaultMinSuccessPct
+			}
+			if r.MinSuccessPct == nil || *r.MinSuccessPct != bound {
+				t.Fatalf("saved bound %v, want %g", r.MinSuccessPct, bound)
 			}
 			if tt.reason == "" {
 				if len(r.VerdictReasons) != 0 {

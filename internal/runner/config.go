@@ -72,15 +72,17 @@ type Config struct {
 	OnReport func(Report)
 	// OnPhase is called when the phase changes: "measure" (the window
 	// opens: warm-up ends, or without warm-up once every terminal is
-	// connected and ready, before the first transaction), "drain" (the
-	// window has closed and transactions still in flight after DrainNotice
-	// are waited for, up to the grace period) and "done".
+	// connected and ready, before the first transaction), "closed" (the
+	// window has closed: no transaction starts in it any more), "drain"
+	// (transactions still in flight after DrainNotice are waited for, up
+	// to the grace period) and "done".
 	OnPhase func(phase string)
-	// OnTick receives every one-second interval snapshot on the ticker
-	// goroutine (never on a terminal's path); the snapshot is valid only
-	// during the call. measured tells whether the window was open.
-	// It feeds live exporters such as --metrics-addr.
-	OnTick func(s *metrics.Snapshot, measured bool)
+	// OnTick receives every interval snapshot (about one second; dur is
+	// its length: a phase edge's is shorter, the drain's up to the grace
+	// period) on the ticker goroutine (never on a terminal's path); the
+	// snapshot is valid only during the call. measured tells whether the
+	// window was open. It feeds live exporters such as --metrics-addr.
+	OnTick func(s *metrics.Snapshot, dur time.Duration, measured bool)
 	// BeforeStart, when set, is called once with every terminal's session
 	// after all of them are ready and before the first transaction (and
 	// before Sync). It must not keep the sessions; the run waits for it.

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -82,28 +83,37 @@ func TestErrorSamplesKeepTheirPhase(t *testing.T) {
 	}
 }
 
+// The series has no interval shorter than minTick, and its intervals are
+// contiguous: a short tick (a phase edge, the drain of transactions that
+// take 100 ms) is folded into the interval before it with its length, so
+// no interval holds counts without the time they took.
 func TestSeriesHasNoShortIntervals(t *testing.T) {
-	wl := &fakeWL{service: time.Millisecond}
-	res, err := Run(context.Background(), Config{Terminals: 2, Warmup: time.Second, Duration: 2 * time.Second}, wl, &fakeDialer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Series) < 3 {
-		t.Fatalf("series has %d ticks", len(res.Series))
-	}
-	prev := 0.0
-	for i, tk := range res.Series {
-		if tk.Dur < minTick.Seconds() || tk.T-prev < minTick.Seconds() {
-			t.Fatalf("tick %d covers %.3f s (T %.3f after %.3f)", i, tk.Dur, tk.T, prev)
+	for _, service := range []time.Duration{time.Millisecond, 100 * time.Millisecond} {
+		wl := &fakeWL{service: service}
+		res, err := Run(context.Background(), Config{Terminals: 2, Warmup: time.Second, Duration: 2 * time.Second}, wl, &fakeDialer{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		var n int64
-		for _, o := range tk.Ops {
-			n += o.Count
+		if len(res.Series) < 3 {
+			t.Fatalf("service %v: series has %d ticks", service, len(res.Series))
 		}
-		if n == 0 {
-			t.Fatalf("tick %d has no completions: %+v", i, res.Series)
+		prev := 0.0
+		for i, tk := range res.Series {
+			if tk.Dur < minTick.Seconds() || tk.T-prev < minTick.Seconds() {
+				t.Fatalf("service %v: tick %d covers %.3f s (T %.3f after %.3f)", service, i, tk.Dur, tk.T, prev)
+			}
+			if gap := tk.T - tk.Dur - prev; gap > 1e-6 || gap < -1e-6 {
+				t.Fatalf("service %v: tick %d starts %.6f s after the one before ended (T %.3f, Dur %.3f, previous T %.3f)", service, i, gap, tk.T, tk.Dur, prev)
+			}
+			var n int64
+			for _, o := range tk.Ops {
+				n += o.Count
+			}
+			if n == 0 {
+				t.Fatalf("service %v: tick %d has no completions: %+v", service, i, res.Series)
+			}
+			prev = tk.T
 		}
-		prev = tk.T
 	}
 }
 
@@ -121,5 +131,29 @@ func TestOpenLoopCountsLateAndDropped(t *testing.T) {
 		if res.Late < res.StartedOps/2 || res.Dropped < 1000 {
 			t.Fatalf("poisson %v: late %d, dropped %d of %d started", poisson, res.Late, res.Dropped, res.StartedOps)
 		}
+	}
+}
+
+// A folded short tick brings its length with its counts: the interval
+// ends where the short tick ended, and its rate is counts over both.
+func TestFoldTickKeepsCountsWithTheirTime(t *testing.T) {
+	tests := []struct {
+		name            string
+		t, dur          float64
+		count, errs     int64
+		wantT, wantDur  float64
+		wantN, wantErrs int64
+	}{
+		{"drain of in-flight transactions", 5.13, 0.13, 1000, 2, 5.13, 1.13, 9000, 3},
+		{"empty phase edge", 5.01, 0.01, 0, 0, 5.01, 1.01, 8000, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			prev := Tick{T: 5, Dur: 1, Measured: true, Ops: []TickOp{{Count: 8000, Errors: 1, AvgMS: 2}}}
+			foldTick(&prev, []TickOp{{Count: tc.count, Errors: tc.errs, AvgMS: 9}}, tc.t, tc.dur)
+			if math.Abs(prev.T-tc.wantT) > 1e-9 || math.Abs(prev.Dur-tc.wantDur) > 1e-9 || prev.Ops[0].Count != tc.wantN || prev.Ops[0].Errors != tc.wantErrs || prev.Ops[0].AvgMS != 2 {
+				t.Fatalf("folded %+v, want T %.2f Dur %.2f count %d errors %d (latency kept)", prev, tc.wantT, tc.wantDur, tc.wantN, tc.wantErrs)
+			}
+		})
 	}
 }

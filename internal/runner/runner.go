@@ -245,35 +245,35 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		runEnd = time.After(time.Until(runEndAt))
 	}
 	rep := newReporter(&cfg, reg, res.Started)
-	lastTick := res.Started
-	// lastIdle is the end of the previous tick for the terminals' idle
-	// stretches (a folded tick still counts its own length); draining is
-	// set once the window has closed: the drain's completions count, its
-	// length does not.
-	lastIdle, draining := res.Started, false
+	// lastTick is the end of the previous tick; draining is set once the
+	// window has closed: the drain's completions count, its length is not
+	// the terminals' idle time.
+	lastTick, draining := res.Started, false
 	// doTick closes one series interval. An interval shorter than
 	// minTick (a phase edge right after a regular tick, or the drain after
-	// the window closed) is folded into the previous one instead of being
-	// saved as a near-zero-length sample with a meaningless rate.
+	// the window closed) is folded into the previous one, with its length
+	// (foldTick), instead of being saved as a near-zero-length sample with
+	// a meaningless rate.
 	doTick := func() {
 		measured := reg.Phase() == metrics.Measure
 		s := reg.Tick()
 		now := time.Now()
-		dur := now.Sub(lastTick).Seconds()
+		tickDur := now.Sub(lastTick)
+		dur := tickDur.Seconds()
 		if measured && !draining {
-			reg.Idle(now.Sub(lastIdle).Seconds())
+			reg.Idle(dur)
 		}
-		lastIdle = now
 		ops := summarizeTick(s)
+		t := now.Sub(res.Started).Seconds()
 		if n := len(res.Series); n > 0 && dur < minTick.Seconds() {
-			foldTick(&res.Series[n-1], ops)
+			foldTick(&res.Series[n-1], ops, t, dur)
 		} else {
-			res.Series = append(res.Series, Tick{T: now.Sub(res.Started).Seconds(), Dur: dur, Measured: measured, Ops: ops})
-			lastTick = now
+			res.Series = append(res.Series, Tick{T: t, Dur: dur, Measured: measured, Ops: ops})
 		}
+		lastTick = now
 		rep.add(s, now)
 		if cfg.OnTick != nil {
-			cfg.OnTick(s, measured)
+			cfg.OnTick(s, tickDur, measured)
 		}
 	}
 	// finish closes the window: no new transactions start; those in flight
@@ -284,6 +284,9 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		doTick()
 		if reg.Phase() == metrics.Measure {
 			res.MeasureTo = time.Now()
+		}
+		if cfg.OnPhase != nil {
+			cfg.OnPhase("closed")
 		}
 		res.Interrupted = interrupted
 		draining = true
@@ -380,11 +383,16 @@ loop:
 // minTick is the shortest series interval kept on its own (see doTick).
 const minTick = 250 * time.Millisecond
 
-// foldTick adds a short tick's counts to the previous interval; the
-// previous interval's latency figures stay (the few completions of a drain
-// do not move them meaningfully, and percentiles cannot be merged without
-// histograms).
-func foldTick(prev *Tick, ops []TickOp) {
+// foldTick adds a short tick's counts and its length to the previous
+// interval, which then ends where the short tick ended (t): counts and
+// time stay together, so the interval's rate is not inflated by a drain's
+// completions (about 1000 in-flight transactions at 1024 terminals folded
+// into a one-second point: +13 %) and no time is lost between intervals.
+// The previous interval's latency figures stay (the few completions of a
+// drain do not move them meaningfully, and percentiles cannot be merged
+// without histograms).
+func foldTick(prev *Tick, ops []TickOp, t, dur float64) {
+	prev.T, prev.Dur = t, prev.Dur+dur
 	for i := range ops {
 		if i < len(prev.Ops) {
 			prev.Ops[i].Count += ops[i].Count

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/results"
@@ -70,7 +71,7 @@ func TestQuietStartFallback(t *testing.T) {
 			if w.quiet != nil {
 				t.Fatalf("quiet reading taken after %v / %v", tc.admin, tc.terminal)
 			}
-			cfg.OnTick(&metrics.Snapshot{Counts: []metrics.OpCounts{{OK: 500}}}, false)
+			cfg.OnTick(&metrics.Snapshot{Counts: []metrics.OpCounts{{OK: 500}}}, time.Second, false)
 			run := &results.Run{Workload: "tpcc", ServerVersion: "14.12",
 				Ops:     []results.Op{{Name: "new_order", Count: 300, Rollbacks: 3}},
 				Summary: results.Summary{TPS: 10}}

@@ -317,12 +317,12 @@ func (w *Run) hookQuietStart(cfg *runner.Config) {
 		}
 	}
 	tick := cfg.OnTick
-	cfg.OnTick = func(s *metrics.Snapshot, measured bool) {
+	cfg.OnTick = func(s *metrics.Snapshot, dur time.Duration, measured bool) {
 		for i := range s.Counts {
 			w.runOK += s.Counts[i].OK
 		}
 		if tick != nil {
-			tick(s, measured)
+			tick(s, dur, measured)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -14,7 +13,7 @@ import (
 
 // ChildPasswordEnv is the environment variable that hands a child process
 // of a step (ChildEnv) its target's password.
-const ChildPasswordEnv = "BENCHPRESS_CHILD_PASSWORD"
+const ChildPasswordEnv = partition.ChildPasswordEnv
 
 // ChildArgs is the command line of a child process running the step (a
 // step with --processes, or a partition of one): the plan's options as
@@ -52,7 +51,7 @@ func (st Step) ChildArgs() []string {
 	if fs.Lookup("terminals") == nil {
 		conc = "--threads="
 	}
-	u, pw := splitPassword(st.Target)
+	u, pw := partition.SplitPassword(st.Target)
 	out = append(out, "--target="+u)
 	if pw != "" {
 		out = append(out, "--password-env="+ChildPasswordEnv)
@@ -65,31 +64,8 @@ func (st Step) ChildArgs() []string {
 // environment besides what it inherits: its target's password under
 // ChildPasswordEnv, or nothing when the target URL has none.
 func (st Step) ChildEnv() []string {
-	if _, pw := splitPassword(st.Target); pw != "" {
+	if _, pw := partition.SplitPassword(st.Target); pw != "" {
 		return []string{ChildPasswordEnv + "=" + pw}
 	}
 	return nil
-}
-
-// splitPassword returns the URL u without the password of its user-info and
-// that password, percent-decoded ("" when u has none). The user-info ends at
-// the URL's last '@', as target.Parse reads it.
-func splitPassword(u string) (string, string) {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return u, ""
-	}
-	rest := u[i+3:]
-	at := strings.LastIndexByte(rest, '@')
-	if at < 0 {
-		return u, ""
-	}
-	user, pass, ok := strings.Cut(rest[:at], ":")
-	if !ok || pass == "" {
-		return u, ""
-	}
-	if dec, err := url.PathUnescape(pass); err == nil {
-		pass = dec
-	}
-	return u[:i+3] + user + rest[at:], pass
 }

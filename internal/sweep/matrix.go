@@ -44,17 +44,14 @@ func Estimate(cells []Cell) time.Duration {
 
 // stepFor builds the Step of a cell with the expanded target URL.
 func stepFor(c Cell, url string) Step {
-	opts := make(map[string]string, len(c.Case.Options)+1)
+	opts := make(map[string]string, len(c.Case.Options))
 	for k, v := range c.Case.Options {
 		opts[k] = v
-	}
-	if c.Case.ReportInterval > 0 {
-		opts["report-interval"] = fmtDur(c.Case.ReportInterval)
 	}
 	return Step{
 		CaseID: c.Case.ID, Workload: c.Case.Workload, Target: url,
 		Concurrency: c.Concurrency, Warmup: c.Case.Warmup, Duration: c.Case.Duration,
-		Options: opts, Config: c.Case.Config,
+		ReportInterval: c.Case.ReportInterval, Options: opts, Config: c.Case.Config,
 	}
 }
 
@@ -75,7 +72,7 @@ func PrintDryRun(w io.Writer, p *Plan) {
 		}
 		fmt.Fprintf(w, "  target    %s (%s%s)\n", rc.TargetName, Redact(u), hint)
 		fmt.Fprintf(w, "  workload  %s%s\n", rc.Workload, optionString(rc.Options))
-		fmt.Fprintf(w, "  timing    warmup %s, duration %s, cooldown %s\n", fmtDur(rc.Warmup), fmtDur(rc.Duration), fmtDur(rc.Cooldown))
+		fmt.Fprintf(w, "  timing    warmup %s, duration %s, cooldown %s\n", FmtDur(rc.Warmup), FmtDur(rc.Duration), FmtDur(rc.Cooldown))
 		steps := ""
 		for i, c := range rc.Ladder {
 			if i > 0 {
@@ -90,7 +87,7 @@ func PrintDryRun(w io.Writer, p *Plan) {
 	}
 	printHosts(w, p.Hosts)
 	cells := p.Matrix()
-	fmt.Fprintf(w, "\nestimated duration: %s for %d steps\n", fmtDur(Estimate(cells).Round(time.Second)), len(cells))
+	fmt.Fprintf(w, "\nestimated duration: %s for %d steps\n", FmtDur(Estimate(cells).Round(time.Second)), len(cells))
 	for _, warn := range p.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}

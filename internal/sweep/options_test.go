@@ -51,6 +51,19 @@ cases:
 			`p.yaml:5: case "A": --statement-mode "fast": use prepared or text`,
 			`p.yaml:6: case "B": option "threads" cannot be set in a plan: the ladder sets the concurrency`,
 		}},
+		// The run's timing flags would be overwritten by the plan's own
+		// keys: refused, never silently ignored.
+		{"timing flags as options", `name: x
+targets: {a: "mysql://b@h/db"}
+defaults: {workload: sysbench/oltp_point_select, time: 60}
+cases:
+  - {id: A, warmup_time: 5}
+  - {id: B, report-interval: 10s}
+`, []string{
+			`p.yaml:3: defaults: option "time" cannot be set in a plan: use the plan's duration key`,
+			`p.yaml:5: case "A": option "warmup_time" cannot be set in a plan: use the plan's warmup key`,
+			`p.yaml:6: case "B": option "report-interval" cannot be set in a plan: use the plan's report_interval key`,
+		}},
 		{"target schemes as the CLI", `name: x
 targets:
   tidb: "tidb://root@h:4000/db"

@@ -76,7 +76,7 @@ func (p progress) done(i int, c Cell, r *results.Run, status string, err error, 
 		}
 	}
 	if i+1 < p.total {
-		line += "  eta " + fmtDur(left.Round(time.Second))
+		line += "  eta " + FmtDur(left.Round(time.Second))
 	}
 	fmt.Fprintln(p.w, line)
 }

@@ -28,7 +28,7 @@ func TestProgressDone(t *testing.T) {
 			"[1/2] A c=4 tpcc: failed  TPS 250.0  p95 4.00 ms  p99 9.00 ms  errors 7  (success rate 50 % below 99 %)  eta 3s"},
 		{"the warm-up failed", &results.Run{Verdict: results.VerdictOK, WarmupErrors: 12, Summary: results.Summary{TPS: 250, P95MS: 4, P99MS: 9}}, "ok", nil,
 			"[1/2] A c=4 tpcc: ok  TPS 250.0  p95 4.00 ms  p99 9.00 ms  warm-up errors 12  eta 3s"},
-		{"stopped", results.Refused("tpcc", "mysql://h/db", "t", time.Time{}, refused, ""), "failed", refused,
+		{"stopped", results.Refused("tpcc", "mysql://h/db", "mysql", "t", time.Time{}, refused, ""), "failed", refused,
 			"[1/2] A c=4 tpcc: failed  (" + refused.Error() + ")  eta 3s"},
 		{"failed with another reason", &results.Run{Verdict: results.VerdictFailed, VerdictReasons: []string{"success rate 50 % below 99 %"}}, "failed", refused,
 			"[1/2] A c=4 tpcc: failed  (" + refused.Error() + ")  verdict failed: success rate 50 % below 99 %  eta 3s"},

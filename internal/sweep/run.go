@@ -171,7 +171,7 @@ func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version strin
 
 // failedRun is the record of a step that produced no result.
 func failedRun(cell Cell, url, version string, started time.Time, err error) *results.Run {
-	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": fmtDur(cell.Case.Warmup), "duration": fmtDur(cell.Case.Duration)}
+	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": FmtDur(cell.Case.Warmup), "duration": FmtDur(cell.Case.Duration)}
 	for k, v := range cell.Case.Options {
 		if items := registry.Items(v); len(items) > 1 {
 			cfg[k] = items
@@ -179,7 +179,7 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 			cfg[k] = v
 		}
 	}
-	r := results.Refused(cell.Case.Workload, url, version, started, err, target.Hint(err))
+	r := results.Refused(cell.Case.Workload, url, string(target.KindOf(url)), version, started, err, target.Hint(err))
 	r.Config = cfg
 	return r
 }

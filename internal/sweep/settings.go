@@ -152,8 +152,9 @@ func (p *parser) option(v *yaml.Node, where, key string) (string, bool) {
 	return "", false
 }
 
-// fmtDur formats a duration compactly for plans and dry runs ("2m", "30s").
-func fmtDur(d time.Duration) string {
+// FmtDur formats a duration compactly for plans, dry runs and the sweep's
+// estimate ("2m", "30s", "31m50s"); it parses back with time.ParseDuration.
+func FmtDur(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

@@ -18,6 +18,9 @@ type Step struct {
 	Concurrency int    // terminals / threads
 	Warmup      time.Duration
 	Duration    time.Duration
+	// ReportInterval is the plan's report_interval: the step prints a
+	// live line this often (0: none, the sweep's own progress lines only).
+	ReportInterval time.Duration
 	// Options are workload options keyed by their CLI flag names
 	// (e.g. "warehouses": "100", "mix": "45,43,4,4,4", "table-size": "100000",
 	// "p": "recordcount=1000" ...); values are strings as on a command line.

@@ -46,11 +46,11 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 		}
 		add(c, "target", scalar(rc.TargetName))
 		add(c, "workload", scalar(rc.Workload))
-		add(c, "warmup", scalar(fmtDur(rc.Warmup)))
-		add(c, "duration", scalar(fmtDur(rc.Duration)))
-		add(c, "cooldown", scalar(fmtDur(rc.Cooldown)))
+		add(c, "warmup", scalar(FmtDur(rc.Warmup)))
+		add(c, "duration", scalar(FmtDur(rc.Duration)))
+		add(c, "cooldown", scalar(FmtDur(rc.Cooldown)))
 		if rc.ReportInterval > 0 {
-			add(c, "report_interval", scalar(fmtDur(rc.ReportInterval)))
+			add(c, "report_interval", scalar(FmtDur(rc.ReportInterval)))
 		}
 		ladder := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, n := range rc.Ladder {

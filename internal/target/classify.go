@@ -111,7 +111,7 @@ func classifyMySQL(n uint16) Class {
 		8028: // TiDB: "Information schema is changed" (DDL during the transaction)
 		return ClassSerialization
 	case 1062, 1586, // duplicate key
-		1451, 1452, // foreign key
+		1451, 1452, 1216, 1217, // foreign key (1216/1217: the older codes some servers still send)
 		1048, 1364, // NOT NULL, no default
 		3819, 4025: // CHECK (MySQL, MariaDB)
 		return ClassConstraint
@@ -119,7 +119,8 @@ func classifyMySQL(n uint16) Class {
 		1927,                   // ER_CONNECTION_KILLED (MariaDB KILL)
 		1053,                   // ER_SERVER_SHUTDOWN
 		1077, 1078, 1079, 1080, // normal/got signal/shutdown complete/forcing close
-		4031: // ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle session
+		4031, // ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle session
+		9001: // ProxySQL: max connect timeout reaching a hostgroup; TiDB: PD server timeout (the backend is unreachable)
 		return ClassLostConnection
 	case 1142, 1143, 1044, 1045, 1227, 1370, 1698: // table/column/db access denied, need privilege
 		return ClassPermission
@@ -141,7 +142,7 @@ func classifyPostgres(code string) Class {
 		return ClassSerialization
 	case code == "55P03":
 		return ClassLockTimeout
-	case strings.HasPrefix(code, "23"):
+	case strings.HasPrefix(code, "23"), code == "40002": // 40002: a deferred constraint failed at COMMIT
 		return ClassConstraint
 	case code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"),
 		code == "57P05", code == "25P03": // idle_session_timeout, idle_in_transaction_session_timeout

@@ -59,6 +59,26 @@ func SchemeAlias(raw string) (alias, canonical string) {
 	return "", ""
 }
 
+// KindOf is the kind of target the URL raw names by its scheme, aliases
+// read as Parse reads them (tidb:// is MySQL, pg:// PostgreSQL); "" for
+// an unknown scheme. It needs no valid rest of the URL: a refused run's
+// record says what it was refused against.
+func KindOf(raw string) Kind {
+	colon := strings.Index(raw, ":")
+	if colon <= 0 {
+		return ""
+	}
+	s := strings.ToLower(strings.TrimSpace(raw[:colon]))
+	if _, canonical := SchemeAlias(raw); canonical != "" {
+		s = canonical
+	}
+	switch k := Kind(s); k {
+	case MySQL, Postgres, SQLite:
+		return k
+	}
+	return ""
+}
+
 func parse(raw string) (*Target, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {

@@ -160,3 +160,19 @@ func TestSchemeAlias(t *testing.T) {
 		}
 	}
 }
+
+// KindOf names the kind of a URL's scheme as Parse reads it, also for a
+// URL Parse refuses (a refused run's record says what it was refused
+// against), and no kind for an unknown scheme.
+func TestKindOf(t *testing.T) {
+	for raw, want := range map[string]Kind{
+		"mysql://u@h/db": MySQL, "tidb://u@h:4000/db": MySQL, "MariaDB://u@h/db": MySQL, "mysql://u@h:3306": MySQL,
+		"pg://u@h/db": Postgres, "postgresql://u@h/db": Postgres, "postgres://u@h/db": Postgres,
+		"sqlite3:x.db": SQLite, "sqlite:///tmp/x.db": SQLite,
+		"oracle://x": "", "nocolon": "", "": "",
+	} {
+		if got := KindOf(raw); got != want {
+			t.Errorf("KindOf(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

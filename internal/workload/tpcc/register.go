@@ -9,7 +9,8 @@ func init() {
 		Short:      "TPC-C (rev. 5.11): prepare, run, check, cleanup",
 		Long: `TPC-C as specified in TPC-C 5.11: nine tables, five transactions dealt from a
 true deck of cards (45/43/4/4/4), terminals bound to a home warehouse and district,
-tpmC counted from New-Orders completed inside the measurement window.`,
+tpmC counted from the New-Orders started inside the measurement window, each run
+to completion (those in flight when it closes included; see docs/tpcc.md).`,
 		Prepare: prepareCommand,
 		Check:   &checkCommand,
 		Cleanup: cleanupCommand,

@@ -60,7 +60,13 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if s.DurationS > 0 {
 		s.TpmC = float64(completed) / (s.DurationS / 60)
 		if w.cfg.Wait && w.w > 0 {
-			s.Efficiency, s.EfficiencyNote = w.efficiency(s.TpmC, completed, configInt(r.Config, "terminals"))
+			// A partition's tpmC is its terminals' share: its efficiency
+			// is over them, not over the whole run's (config).
+			terminals := configInt(r.Config, "terminals")
+			if r.Partition != nil && r.Partition.Terminals > 0 {
+				terminals = r.Partition.Terminals
+			}
+			s.Efficiency, s.EfficiencyNote = w.efficiency(s.TpmC, completed, terminals)
 		}
 	}
 	fillSeriesTpmC(r.Series)

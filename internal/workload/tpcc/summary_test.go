@@ -48,6 +48,14 @@ func TestSummarize(t *testing.T) {
 	if s.EfficiencyNote == "" {
 		t.Errorf("efficiency without a note")
 	}
+	// A partition's efficiency is over its own terminals (10 of the run's
+	// 20): its tpmC is their share.
+	part := &results.Run{Summary: results.Summary{DurationS: 120}, Config: map[string]any{"terminals": 20},
+		Partition: &results.Partition{Index: 0, Count: 2, Terminals: 10}}
+	w.Summarize(part, cum)
+	if want := 100 * 50 / (12.86 * 1); math.Abs(part.Summary.Efficiency-want) > 1e-9 {
+		t.Errorf("partition efficiency %v, want %v (over its 10 terminals)", part.Summary.Efficiency, want)
+	}
 	checks := map[string]results.Check{}
 	for _, c := range r.Checks {
 		checks[c.Name] = c
