@@ -11,6 +11,7 @@ import (
 	"benchpress/internal/partition"
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
+	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
 	_ "benchpress/internal/workload/all" // every workload family registers itself
 )
@@ -73,16 +74,18 @@ func hideRunOnly(cmd *cobra.Command, family string, runOnly []string) {
 
 // acceptRunFlags declares on cmd, hidden and bound to nothing it reads,
 // every flag of the family's run command that cmd lacks (--time,
-// --warmup-time, --report-interval, --json, --min-success...): sysbench
-// takes one command line for prepare, run and cleanup, and so does a
-// command with run-only options (registry.Command.RunOnly). The run
-// policy's flags are declared here too; addRunPolicyFlags skips a hidden
-// --json.
+// --warmup-time, --report-interval, --json, --min-success, --no-watch...):
+// sysbench takes one command line for prepare, run and cleanup, and so
+// does a command with run-only options (registry.Command.RunOnly). The
+// flags the CLI adds to every run (the run policy's, addRunPolicyFlags;
+// the watch's, addWatchFlags) are declared here too, bound to values
+// nothing reads; addRunPolicyFlags skips a hidden --json.
 func acceptRunFlags(cmd *cobra.Command, m *registry.Meta) {
 	run := pflag.NewFlagSet(m.Name+" run", pflag.ContinueOnError)
 	m.Run.New().Flags(run)
 	run.Float64("min-success", results.DefaultMinSuccessPct, "")
 	run.String("arrivals", "uniform", "")
+	runwatch.NewOptions().AddFlags(run)
 	fs := cmd.Flags()
 	run.VisitAll(func(f *pflag.Flag) {
 		if fs.Lookup(f.Name) != nil || (f.Shorthand != "" && fs.ShorthandLookup(f.Shorthand) != nil) {

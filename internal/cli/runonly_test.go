@@ -16,7 +16,7 @@ func TestRunOnlyFlagsHiddenButAccepted(t *testing.T) {
 		shown, notShow []string
 	}{
 		{[]string{"sysbench", "prepare"}, []string{"--tables", "--table-size", "--rand-type", "--auto-inc", "--threads"},
-			[]string{"--point-selects", "--skip-trx", "--rand-seed", "--socket-io", "--time", "--json", "--min-success"}},
+			[]string{"--point-selects", "--skip-trx", "--rand-seed", "--socket-io", "--time", "--json", "--min-success", "--no-watch"}},
 		{[]string{"sysbench", "cleanup"}, []string{"--tables", "--target"},
 			[]string{"--table-size", "--rand-type", "--range-size", "--socket-io", "--threads", "--time", "--json", "--min-success"}},
 		{[]string{"sysbench", "run"}, []string{"--point-selects", "--rand-seed", "--socket-io", "--table-size"}, nil},
@@ -45,7 +45,8 @@ func TestRunOnlyFlagsHiddenButAccepted(t *testing.T) {
 	// (ignored: no result is written).
 	never := filepath.Join(t.TempDir(), "never.json")
 	common := []string{"--target", db, "--tables", "1", "--table-size", "50", "--point-selects", "3", "--skip-trx", "on", "--socket-io", "blocking", "--rand-seed", "7",
-		"--threads", "1", "--time", "10", "--warmup-time", "2", "--report-interval", "1", "--json", never, "--min-success", "50", "--rate", "100"}
+		"--threads", "1", "--time", "10", "--warmup-time", "2", "--report-interval", "1", "--json", never, "--min-success", "50", "--rate", "100",
+		"--no-watch", "--watch-interval", "2s", "--metrics-addr", "127.0.0.1:0"}
 	for _, sub := range []string{"prepare", "cleanup"} {
 		if _, stderr, code := runCLI(t, nil, append([]string{"sysbench", sub, "oltp_read_write"}, common...)...); code != 0 {
 			t.Fatalf("sysbench %s with the run's options: exit %d: %s", sub, code, stderr)

@@ -51,6 +51,8 @@ func TestChildArgsHidePassword(t *testing.T) {
 			[]string{"tpcc", "run", "--target=mysql://bench@h:3306/db", "--password-env=" + ChildPasswordEnv}, []string{ChildPasswordEnv + "=s3cret"}},
 		{"percent-encoded", []string{"--target", "postgres://u:p%40ss@h1,h2/db"},
 			[]string{"tpcc", "run", "--target=postgres://u@h1,h2/db", "--password-env=" + ChildPasswordEnv}, []string{ChildPasswordEnv + "=p@ss"}},
+		{"sqlite path with @ and :", []string{"--target", "sqlite:///tmp/a:b@c.db"},
+			[]string{"tpcc", "run", "--target=sqlite:///tmp/a:b@c.db"}, nil},
 		{"no password", []string{"--target", "mysql://bench@h/db", "--password-env", "BENCH_PW"},
 			[]string{"tpcc", "run", "--password-env=BENCH_PW", "--target=mysql://bench@h/db"}, nil},
 	}

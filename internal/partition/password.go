@@ -21,6 +21,9 @@ func SplitPassword(u string) (string, string) {
 	if i < 0 {
 		return u, ""
 	}
+	if scheme := strings.ToLower(u[:i]); scheme == "sqlite" || scheme == "sqlite3" {
+		return u, "" // a file path: an '@' in it is no user-info
+	}
 	rest := u[i+3:]
 	at := strings.LastIndexByte(rest, '@')
 	if at < 0 {

@@ -114,6 +114,12 @@ func TestSeriesHasNoShortIntervals(t *testing.T) {
 			}
 			prev = tk.T
 		}
+		// The drain after the window (the transactions in flight, folded
+		// with its length) ends the last interval: it ends after the window.
+		last := res.Series[len(res.Series)-1]
+		if end := res.MeasureTo.Sub(res.Started).Seconds(); !last.Measured || last.T < end {
+			t.Fatalf("service %v: the last interval ends at %.3f s (measured %v), the window at %.3f s: the drain's length is lost", service, last.T, last.Measured, end)
+		}
 	}
 }
 

@@ -251,9 +251,10 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	lastTick, draining := res.Started, false
 	// doTick closes one series interval. An interval shorter than
 	// minTick (a phase edge right after a regular tick, or the drain after
-	// the window closed) is folded into the previous one, with its length
-	// (foldTick), instead of being saved as a near-zero-length sample with
-	// a meaningless rate.
+	// the window closed) is folded into the previous one of its phase,
+	// with its length (foldTick), instead of being saved as a
+	// near-zero-length sample with a meaningless rate; a window shorter
+	// than minTick keeps its own interval (never the warm-up's).
 	doTick := func() {
 		measured := reg.Phase() == metrics.Measure
 		s := reg.Tick()
@@ -265,7 +266,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		}
 		ops := summarizeTick(s)
 		t := now.Sub(res.Started).Seconds()
-		if n := len(res.Series); n > 0 && dur < minTick.Seconds() {
+		if n := len(res.Series); n > 0 && dur < minTick.Seconds() && res.Series[n-1].Measured == measured {
 			foldTick(&res.Series[n-1], ops, t, dur)
 		} else {
 			res.Series = append(res.Series, Tick{T: t, Dur: dur, Measured: measured, Ops: ops})
@@ -285,12 +286,12 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		if reg.Phase() == metrics.Measure {
 			res.MeasureTo = time.Now()
 		}
-		if cfg.OnPhase != nil {
-			cfg.OnPhase("closed")
-		}
 		res.Interrupted = interrupted
 		draining = true
 		stopSoft()
+		if cfg.OnPhase != nil {
+			cfg.OnPhase("closed")
+		}
 		grace := DrainGrace
 		if interrupted {
 			grace = interruptGrace

@@ -119,8 +119,7 @@ func classifyMySQL(n uint16) Class {
 		1927,                   // ER_CONNECTION_KILLED (MariaDB KILL)
 		1053,                   // ER_SERVER_SHUTDOWN
 		1077, 1078, 1079, 1080, // normal/got signal/shutdown complete/forcing close
-		4031, // ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle session
-		9001: // ProxySQL: max connect timeout reaching a hostgroup; TiDB: PD server timeout (the backend is unreachable)
+		4031: // ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle session
 		return ClassLostConnection
 	case 1142, 1143, 1044, 1045, 1227, 1370, 1698: // table/column/db access denied, need privilege
 		return ClassPermission
@@ -129,7 +128,11 @@ func classifyMySQL(n uint16) Class {
 		1038, 1041, 1135: // out of sort memory, out of memory, can't create thread
 		return ClassResourceLimit
 	}
-	// 1317 (query interrupted, KILL QUERY) leaves the session usable: other.
+	// 1317 (query interrupted, KILL QUERY) leaves the session usable: other;
+	// so do ProxySQL's 9001 (max connect timeout reaching a hostgroup) and
+	// TiDB's 9001 (PD server timeout): the backend is out, the session to
+	// the proxy or TiDB is not (no reconnect; the failures, the outage and
+	// the success rate say it).
 	return ClassOther
 }
 

@@ -35,7 +35,7 @@ func TestClassify(t *testing.T) {
 		{"xa rollback deadlock", &mysql.MySQLError{Number: 1614}, ClassDeadlock},
 		{"xa rollback timeout", &mysql.MySQLError{Number: 1613}, ClassLockTimeout},
 		{"mysql idle session closed", &mysql.MySQLError{Number: 4031}, ClassLostConnection},
-		{"proxysql hostgroup unreachable", &mysql.MySQLError{Number: 9001, Message: "Max connect timeout reached while reaching hostgroup 0 after 10000ms"}, ClassLostConnection},
+		{"proxysql hostgroup unreachable: the session stays", &mysql.MySQLError{Number: 9001, Message: "Max connect timeout reached while reaching hostgroup 0 after 10000ms"}, ClassOther},
 		{"mysql old foreign key code", &mysql.MySQLError{Number: 1216}, ClassConstraint},
 		{"mysql old foreign key parent code", &mysql.MySQLError{Number: 1217}, ClassConstraint},
 		{"proxy link failure 08S01", &mysql.MySQLError{Number: 0, SQLState: [5]byte{'0', '8', 'S', '0', '1'}, Message: "Communications link failure"}, ClassLostConnection},

@@ -14,15 +14,17 @@ import (
 // terminals per warehouse). With another terminal count the ceiling scales
 // with the terminals, 12.86 × W × terminals / (10 × W); with the count
 // unknown no figure is given. The note names the New-Orders it rests on.
-func (w *Workload) efficiency(tpmC float64, newOrders int64, terminals int) (float64, string) {
+//
+// terminals and warehouses are the run's, or a partition's share of them.
+func efficiency(tpmC float64, newOrders int64, terminals, warehouses int) (float64, string) {
 	if terminals <= 0 {
 		return 0, "efficiency not given: the terminal count is unknown"
 	}
 	ceiling := MaxTpmCPerWarehouse * float64(terminals) / TerminalsPerWarehouse
-	note := fmt.Sprintf("against 12.86 x %d warehouse(s), on %d New-Orders", w.w, newOrders)
-	if terminals != TerminalsPerWarehouse*w.w {
+	note := fmt.Sprintf("against 12.86 x %d warehouse(s), on %d New-Orders", warehouses, newOrders)
+	if terminals != TerminalsPerWarehouse*warehouses {
 		note = fmt.Sprintf("against 12.86 x W x terminals/(10 x W) = %.2f tpmC (%d terminals on %d warehouse(s), not 10 per warehouse), on %d New-Orders",
-			ceiling, terminals, w.w, newOrders)
+			ceiling, terminals, warehouses, newOrders)
 	}
 	return 100 * tpmC / ceiling, note
 }

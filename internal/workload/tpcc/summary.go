@@ -61,12 +61,16 @@ func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 		s.TpmC = float64(completed) / (s.DurationS / 60)
 		if w.cfg.Wait && w.w > 0 {
 			// A partition's tpmC is its terminals' share: its efficiency
-			// is over them, not over the whole run's (config).
-			terminals := configInt(r.Config, "terminals")
-			if r.Partition != nil && r.Partition.Terminals > 0 {
-				terminals = r.Partition.Terminals
+			// is over them and their home warehouses, not over the whole
+			// run's (config).
+			terminals, warehouses := configInt(r.Config, "terminals"), w.w
+			if p := r.Partition; p != nil && p.Terminals > 0 {
+				terminals = p.Terminals
+				if p.WarehouseTo >= p.WarehouseFrom && p.WarehouseFrom > 0 {
+					warehouses = p.WarehouseTo - p.WarehouseFrom + 1
+				}
 			}
-			s.Efficiency, s.EfficiencyNote = w.efficiency(s.TpmC, completed, terminals)
+			s.Efficiency, s.EfficiencyNote = efficiency(s.TpmC, completed, terminals, warehouses)
 		}
 	}
 	fillSeriesTpmC(r.Series)

@@ -51,10 +51,13 @@ func TestSummarize(t *testing.T) {
 	// A partition's efficiency is over its own terminals (10 of the run's
 	// 20): its tpmC is their share.
 	part := &results.Run{Summary: results.Summary{DurationS: 120}, Config: map[string]any{"terminals": 20},
-		Partition: &results.Partition{Index: 0, Count: 2, Terminals: 10}}
+		Partition: &results.Partition{Index: 0, Count: 2, Terminals: 10, WarehouseFrom: 1, WarehouseTo: 1}}
 	w.Summarize(part, cum)
 	if want := 100 * 50 / (12.86 * 1); math.Abs(part.Summary.Efficiency-want) > 1e-9 {
 		t.Errorf("partition efficiency %v, want %v (over its 10 terminals)", part.Summary.Efficiency, want)
+	}
+	if want := "against 12.86 x 1 warehouse(s)"; !strings.HasPrefix(part.Summary.EfficiencyNote, want) {
+		t.Errorf("partition efficiency note %q, want %q... (its own warehouse, 10 terminals on it)", part.Summary.EfficiencyNote, want)
 	}
 	checks := map[string]results.Check{}
 	for _, c := range r.Checks {
@@ -110,7 +113,7 @@ func TestEfficiencyScalesWithTerminals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, note := w.efficiency(tt.tpmC, 42, tt.terminals)
+			got, note := efficiency(tt.tpmC, 42, tt.terminals, w.w)
 			if math.Abs(got-tt.want) > 1e-9 || note == "" {
 				t.Fatalf("efficiency = %v (%q), want %v", got, note, tt.want)
 			}
