@@ -1,27 +1,46 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"benchpress/internal/errclass"
 	"benchpress/internal/metrics"
 	"benchpress/internal/results"
 )
 
 // mergeParts writes the two partitions of one synthetic run, each with
-// the given open-loop target rate (0: closed loop), and returns their paths.
+// the given open-loop target rate (0: closed loop), all 1000 transactions
+// per partition successful, judged at the default bound; it returns their
+// paths.
 func mergeParts(t *testing.T, ratePerPart float64) []string {
+	return writeParts(t, partSpec{rate: ratePerPart, bound: results.DefaultMinSuccessPct})
+}
+
+// partSpec shapes the partitions writeParts writes.
+type partSpec struct {
+	rate   float64 // open-loop target rate per partition (0: closed loop)
+	errors int64   // failed of the 1000 transactions per partition
+	bound  float64 // the --min-success each partition is judged against
+}
+
+// writeParts writes the two partitions of one synthetic run and returns
+// their paths.
+func writeParts(t *testing.T, ps partSpec) []string {
 	t.Helper()
 	dir := t.TempDir()
 	start := time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)
+	ok := 1000 - ps.errors
 	var paths []string
 	for i := range 2 {
 		s := metrics.NewSnapshot(1, 0)
-		s.Counts[0].OK = 1000
+		s.Counts[0].OK = ok
+		s.Counts[0].Errs[errclass.Deadlock] = ps.errors
 		s.OKHist[0] = metrics.NewHistogram()
-		for v := int64(1); v <= 1000; v++ {
+		for v := int64(1); v <= ok; v++ {
 			if err := s.OKHist[0].RecordValue(v * 10); err != nil {
 				t.Fatal(err)
 			}
@@ -34,16 +53,16 @@ func mergeParts(t *testing.T, ratePerPart float64) []string {
 			ClockRTTMS: 0.1, WindowFrom: from, WindowTo: from.Add(10 * time.Second)}
 		for sec := 1; sec <= 10; sec++ {
 			r.Series = append(r.Series, results.Interval{T: float64(sec), DurS: 1, Phase: "measure",
-				Ops: map[string]results.IntervalOp{"op": {Count: 100}}})
+				Ops: map[string]results.IntervalOp{"op": {Count: ok / 10, Errors: ps.errors / 10}}})
 		}
-		crit := results.Criteria{}
-		if ratePerPart > 0 {
-			r.Rate = &results.RateFigures{TargetPerS: ratePerPart, AchievedPerS: 100, Arrivals: "uniform"}
-			r.Config["rate"] = ratePerPart
-			crit.TargetRate = ratePerPart
+		crit := results.Criteria{MinSuccessPct: ps.bound}
+		if ps.rate > 0 {
+			r.Rate = &results.RateFigures{TargetPerS: ps.rate, AchievedPerS: 100, Arrivals: "uniform"}
+			r.Config["rate"] = ps.rate
+			crit.TargetRate = ps.rate
 		}
 		results.Judge(r, crit)
-		p := filepath.Join(dir, "part"+string(rune('0'+i))+".json")
+		p := filepath.Join(dir, fmt.Sprintf("part%d.json", i))
 		if err := results.Write(p, r); err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"benchpress/internal/errclass"
-	"benchpress/internal/metrics"
 	"benchpress/internal/results"
 	"benchpress/internal/sweep"
 	"benchpress/internal/workload"
@@ -87,43 +85,6 @@ func TestFinishRunVerdictOutranksCheck(t *testing.T) {
 	}
 }
 
-// failingParts writes the two partitions of one synthetic run at 97 %
-// success, each judged against bound (its --min-success).
-func failingParts(t *testing.T, bound float64) []string {
-	t.Helper()
-	dir := t.TempDir()
-	start := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
-	var paths []string
-	for i := range 2 {
-		s := metrics.NewSnapshot(1, 0)
-		s.Counts[0].OK = 970
-		s.Counts[0].Errs[errclass.Deadlock] = 30
-		s.OKHist[0] = metrics.NewHistogram()
-		for v := int64(1); v <= 970; v++ {
-			if err := s.OKHist[0].RecordValue(v * 10); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r := &results.Run{FormatVersion: results.FormatVersion, Workload: "synthetic", TargetKind: "mysql", Status: "ok",
-			Config: map[string]any{"threads": float64(4)}}
-		results.Fill(r, s, []string{"op"}, 10)
-		from := start.Add(time.Second)
-		r.Partition = &results.Partition{Index: i, Count: 2, RunID: "ms", Terminals: 2, Sync: "barrier", StartAt: start,
-			ClockRTTMS: 0.1, WindowFrom: from, WindowTo: from.Add(10 * time.Second)}
-		for sec := 1; sec <= 10; sec++ {
-			r.Series = append(r.Series, results.Interval{T: float64(sec), DurS: 1, Phase: "measure",
-				Ops: map[string]results.IntervalOp{"op": {Count: 97, Errors: 3}}})
-		}
-		results.Judge(r, results.Criteria{MinSuccessPct: bound})
-		p := filepath.Join(dir, fmt.Sprintf("part%d.json", i))
-		if err := results.Write(p, r); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
-	return paths
-}
-
 // merge judges the merged success rate against the partitions' own
 // --min-success (every pod of a Job ran with --min-success 95), or its
 // own flag; never a fixed 99.
@@ -144,7 +105,7 @@ func TestMergeMinSuccess(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			parts := failingParts(t, tc.bound)
+			parts := writeParts(t, partSpec{errors: 30, bound: tc.bound}) // 97 % success
 			out := filepath.Join(t.TempDir(), "merged.json")
 			args := append(append([]string{"merge"}, tc.flags...), out)
 			stdout, stderr, code := runCLI(t, nil, append(args, parts...)...)
