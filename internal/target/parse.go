@@ -68,8 +68,8 @@ func KindOf(raw string) Kind {
 	if colon <= 0 {
 		return ""
 	}
-	s := strings.ToLower(strings.TrimSpace(raw[:colon]))
-	if _, canonical := SchemeAlias(raw); canonical != "" {
+	s := strings.ToLower(raw[:colon])
+	if alias, canonical := SchemeAlias(raw); alias == s {
 		s = canonical
 	}
 	switch k := Kind(s); k {
@@ -88,14 +88,13 @@ func parse(raw string) (*Target, error) {
 	if colon <= 0 {
 		return nil, errors.New("missing scheme (use mysql://, postgres:// or sqlite://)")
 	}
-	scheme := strings.ToLower(raw[:colon])
 	rest := raw[colon+1:]
-	switch scheme {
-	case "sqlite", "sqlite3":
+	switch KindOf(raw) {
+	case SQLite:
 		return parseSQLite(rest)
-	case "mysql", "mariadb", "tidb":
+	case MySQL:
 		return parseServer(MySQL, rest, DefaultMySQLPort)
-	case "postgres", "postgresql", "pg":
+	case Postgres:
 		return parseServer(Postgres, rest, DefaultPostgresPort)
 	default:
 		return nil, &schemeError{scheme: raw[:colon]}
