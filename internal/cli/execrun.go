@@ -214,6 +214,7 @@ func assemble(app *App, spec *runSpec, res *runner.Result, started time.Time, op
 		Reconnects:       res.Reconnects,
 		WarmupReconnects: res.WarmupReconnects,
 		WarmupErrors:     res.WarmupErrors,
+		Abandoned:        res.Abandoned,
 		ConnectS:         round3(res.ConnectTime.Seconds()),
 	}
 	results.Fill(run, cum, ops, secs)

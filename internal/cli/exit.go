@@ -57,7 +57,7 @@ func ExitCode(err error) int {
 		return ExitBarrier
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged):
+	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, target.ErrBadParams), errors.Is(err, sweep.ErrPlanChanged), errors.Is(err, sweep.ErrOutInUse):
 		return ExitUsage
 	case errors.As(err, &ve):
 		if ve.Verdict == "failed" {

@@ -171,7 +171,16 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 		// their terminals here (each child checks its own share too;
 		// partition 0 also the whole run against the limit itself).
 		checkConnBudget(ctx, app.Err, conn, spec.Runner.Terminals, 0, false)
+		// The children share this machine: the parent watches it (and the
+		// plan's or --watch hosts) through their run, and gives the merged
+		// result the figures of the merged window.
+		watch := runwatch.Start(ctx, app.watch, runwatch.Spec{Name: spec.Name, Ops: spec.Workload.Ops(),
+			Terminals: spec.Runner.Terminals, Connector: conn, HostsOnly: true})
+		defer watch.Close()
 		run, err := runLocal(ctx, app, opts.Partition(), children, quiet)
+		if from, to, ok := localWindow(run); ok {
+			watch.Finish(ctx, run, from, to)
+		}
 		if run != nil && err == nil && spec.After != nil {
 			err = spec.After(ctx, conn, run)
 		}

@@ -17,7 +17,7 @@ func TestMetricsAddrWithProcessesRefused(t *testing.T) {
 	db := "sqlite://" + filepath.Join(dir, "x.db")
 	plan := func(name, extra string) string {
 		p := filepath.Join(dir, name)
-		src := "name: p\ntargets: {a: '" + db + "'}\ndefaults: {workload: tpcc, warmup: 0s, duration: 1s" + extra + "}\nladder: [1]\ncases: [{id: A}]\n"
+		src := "name: p\ntargets: {a: '" + db + "'}\ndefaults: {workload: tpcc, warmup: 0s, duration: 1s" + extra + "}\nladder: [2]\ncases: [{id: A}]\n"
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}

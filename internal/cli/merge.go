@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -108,4 +109,29 @@ func runLocal(ctx context.Context, app *App, p *partition.Flags, children childC
 		return nil, ErrInterrupted
 	}
 	return merged, err
+}
+
+// localWindow is a merged run's measurement window on this machine's clock:
+// from the first partition's window start to the last one's end (saved on
+// the server's clock, each with its own skew to its driver's clock); false
+// when r holds no partition windows.
+func localWindow(r *results.Run) (from, to time.Time, ok bool) {
+	if r == nil || r.Merged == nil {
+		return from, to, false
+	}
+	for _, p := range r.Merged.Partitions {
+		if p.WindowFrom.IsZero() || !p.WindowTo.After(p.WindowFrom) {
+			continue
+		}
+		skew := time.Duration(p.ClockSkewMS * float64(time.Millisecond))
+		f, t := p.WindowFrom.Add(-skew), p.WindowTo.Add(-skew)
+		if !ok || f.Before(from) {
+			from = f
+		}
+		if !ok || t.After(to) {
+			to = t
+		}
+		ok = true
+	}
+	return from, to, ok
 }

@@ -99,6 +99,11 @@ func TestPartitionedTPCC(t *testing.T) {
 					if m.WindowSpreadMS > m.ToleranceMS {
 						t.Errorf("windows %.1f ms apart, tolerance %.1f ms", m.WindowSpreadMS, m.ToleranceMS)
 					}
+					// The parent watched the machine its children shared,
+					// over the merged window.
+					if r.Watch == nil || len(r.Watch.Hosts) == 0 || r.Watch.Hosts[0].Role != "load" || r.Watch.Hosts[0].Samples == 0 {
+						t.Errorf("merged run's watch %+v: want the load machine watched by the parent", r.Watch)
+					}
 					terms, lastWH := 0, 0
 					for _, p := range m.Partitions {
 						terms += p.Terminals

@@ -86,7 +86,7 @@ differs from the directory's plan.yaml.`,
 				return nil
 			}
 			if out == "" {
-				out = filepath.Join("results", plan.Name+"-"+time.Now().Format("2006-01-02"))
+				out = sweep.DefaultOut(filepath.Join("results", plan.Name+"-"+time.Now().Format("2006-01-02")), resume, sweep.HoldsSweep)
 			}
 			fmt.Fprintf(app.Err, "sweep %s: %d steps, about %s; results in %s\n",
 				plan.Name, len(plan.Matrix()), sweep.FmtDur(sweep.Estimate(plan.Matrix()).Round(time.Second)), out)
@@ -121,7 +121,7 @@ differs from the directory's plan.yaml.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "out", "o", "", "results directory (default results/<plan name>-<date>)")
+	f.StringVarP(&out, "out", "o", "", "results directory (default results/<plan name>-<date>, or -2, -3, ... when that holds an earlier sweep; with --resume the last of them); a directory holding an earlier sweep is refused without --resume")
 	f.BoolVar(&resume, "resume", false, "skip steps whose result exists with status ok and verdict ok (failed and degraded steps run again)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the matrix and estimated duration, run nothing")
 	f.BoolVar(&noReport, "no-report", false, "do not write the report at the end")

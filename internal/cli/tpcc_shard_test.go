@@ -138,4 +138,20 @@ func TestTPCCShardAwareRuns(t *testing.T) {
 			t.Errorf("summary lacks the deviation or the measured count:\n%s", out)
 		}
 	}
+	// Split over two local processes: the merged run keeps the sharding
+	// report and the deviation (the merge rebuilt the workload without its
+	// layout).
+	js := filepath.Join(t.TempDir(), "m.json")
+	out, stderr, code := runCLIExe(t, "tpcc", "run", "--target", url, "--terminals", "8", "--warmup", "0s", "--duration", "3s",
+		"--report-interval", "0", "--shards", "2", "--perfect-sharding", "--processes", "2", "--json", js)
+	if code != 0 {
+		t.Fatalf("processes 2: exit %d: %s", code, stderr)
+	}
+	r := readRun(t, js)
+	if sh, _ := r.Extra["sharding"].(map[string]any); sh == nil || r.Merged == nil {
+		t.Errorf("merged run: sharding report %v, merged %v", r.Extra["sharding"], r.Merged != nil)
+	}
+	if !strings.Contains(out, "DEVIATION: perfect sharding") {
+		t.Errorf("merged run's summary lacks the deviation:\n%s", out)
+	}
 }

@@ -63,7 +63,7 @@ func refuseLiveProcesses(cmd *cobra.Command, args []string, o *runwatch.Options)
 		}
 		plan, err := sweep.LoadPlan(args[0])
 		if err != nil {
-			return nil
+			return err // the sweep's own error, before a server is opened for it
 		}
 		if ids := plan.LocalProcessCases(); len(ids) > 0 {
 			return liveProcesses(strings.Join(ids, ", "))

@@ -84,3 +84,20 @@ func TestErrorSamplesPhase(t *testing.T) {
 		}
 	}
 }
+
+// The open-loop dropped count of Poisson arrivals is said to be an
+// estimate, with the arrivals' own spread beside it; a uniform one is a
+// count.
+func TestDroppedText(t *testing.T) {
+	run := func(arrivals string) *results.Run {
+		r := &results.Run{Rate: &results.RateFigures{TargetPerS: 2000, Arrivals: arrivals, Dropped: 300}}
+		r.Summary.DurationS = 300
+		return r
+	}
+	if got := droppedText(run("uniform")); got != "300" {
+		t.Errorf("uniform: %q", got)
+	}
+	if got, want := droppedText(run("poisson")), "about 300 (expected arrivals less those started; Poisson arrivals vary by +/- 775)"; got != want {
+		t.Errorf("poisson: %q, want %q", got, want)
+	}
+}

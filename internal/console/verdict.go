@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"benchpress/internal/results"
@@ -19,8 +20,8 @@ func Verdict(w io.Writer, r *results.Run) {
 	if rf := r.Rate; rf != nil {
 		// The share is cut, not rounded (results.RatePct): 94.96 % of the
 		// target is below the 95 % bound and never prints as 95.0.
-		fmt.Fprintf(w, "\nopen loop (%s arrivals): achieved %.1f/s of the %.1f/s target (%s %%); late (> %.0f ms behind) %d, dropped %d\n",
-			rf.Arrivals, rf.AchievedPerS, rf.TargetPerS, results.RatePct(100*rf.AchievedPerS/rf.TargetPerS), rf.LateAfterMS, rf.Late, rf.Dropped)
+		fmt.Fprintf(w, "\nopen loop (%s arrivals): achieved %.1f/s of the %.1f/s target (%s %%); late (> %.0f ms behind) %d, dropped %s\n",
+			rf.Arrivals, rf.AchievedPerS, rf.TargetPerS, results.RatePct(100*rf.AchievedPerS/rf.TargetPerS), rf.LateAfterMS, rf.Late, droppedText(r))
 		avgResp := r.Summary.AvgMS
 		fmt.Fprintf(w, "response time (from the intended start) avg %.2f ms; service time (from the actual start) avg %.2f ms\n", avgResp, rf.ServiceAvgMS)
 		if rf.AchievedPerS < 0.95*rf.TargetPerS {
@@ -80,4 +81,17 @@ func noWaitNote(r *results.Run) string {
 		return " (no keying/think times)"
 	}
 	return ""
+}
+
+// droppedText is the open-loop dropped count as the console prints it.
+// With Poisson arrivals it is the expected arrivals of the window less the
+// operations started, an estimate: the arrivals themselves vary by about
+// the square root of their expected count, which is said beside it.
+func droppedText(r *results.Run) string {
+	rf := r.Rate
+	if rf.Arrivals != "poisson" {
+		return fmt.Sprint(rf.Dropped)
+	}
+	sd := math.Sqrt(rf.TargetPerS * r.Summary.DurationS)
+	return fmt.Sprintf("about %d (expected arrivals less those started; Poisson arrivals vary by +/- %.0f)", rf.Dropped, sd)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"benchpress/internal/target"
 )
@@ -127,7 +128,7 @@ func (b *bulkState) bulkFailed(conn target.Conn, table, stmt string, rows int64,
 	// ShardingSphere 5.1 PostgreSQL frontend passes COPY to a storage node
 	// under the logical name): the unit is rolled back and run again, so
 	// nothing is loaded twice.
-	refused := (rows == 0 || proxy != "") && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
+	refused := (rows == 0 || proxy != "" || copyRefused(err)) && target.IsServerError(err) && target.Classify(err) != target.ClassLostConnection
 	if refused && b.method == MethodAuto {
 		if b.refused.CompareAndSwap(false, true) {
 			b.warn(refusalWarning(proxy, stmt, table, err))
@@ -142,6 +143,16 @@ func (b *bulkState) bulkFailed(conn target.Conn, table, stmt string, rows int64,
 		return fmt.Errorf("%s into %s: %w (enable it with `SET GLOBAL local_infile=1` or use --load-method insert)", stmt, table, err)
 	}
 	return fmt.Errorf("%s into %s: %w", stmt, table, err)
+}
+
+// copyRefused reports whether err is a PostgreSQL-protocol server's refusal
+// of the COPY statement itself (SQLSTATE class 0A, feature not supported,
+// or 42, syntax or access): pgx streams rows before the server's answer
+// arrives, so the rows sent say nothing there (rows < 0 from the COPY
+// path: not known).
+func copyRefused(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "0A") || strings.HasPrefix(pe.Code, "42"))
 }
 
 // refusalWarning is the message of a fallback to INSERT: through a proxy it
@@ -213,7 +224,10 @@ func Write(ctx context.Context, s *Session, table string, src RowSource, c *Coun
 		rd := NewCSVReader(src, CopyText, c)
 		q := "COPY " + table + " (" + strings.Join(src.Columns(), ",") + ") FROM STDIN WITH (FORMAT text, DELIMITER ',')"
 		if _, err := conn.PgConn().CopyFrom(ctx, rd, q); err != nil {
-			return rd.Rows(), b.bulkFailed(s.Conn, table, "COPY", rd.Rows(), err)
+			// pgx may return before its reader goroutine stops (a server
+			// error, a lost connection): rd is not read again. The unit
+			// is rolled back and its counter reset (runUnitOnce).
+			return 0, b.bulkFailed(s.Conn, table, "COPY", -1, err)
 		}
 		b.used(table, PathCopy)
 		return rd.Rows(), nil

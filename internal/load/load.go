@@ -244,6 +244,7 @@ func runUnitOnce(ctx context.Context, s *Session, st *unitState, finish func(con
 	if err != nil {
 		_ = s.Conn.Rollback(context.WithoutCancel(ctx))
 		st.c.rows.Store(0)
+		st.c.bytes.Store(0) // the retry streams (and counts) them again
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			// Drivers interrupt a cancelled statement by closing or
 			// deadlining the socket, so the error may read "use of closed

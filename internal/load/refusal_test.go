@@ -44,6 +44,12 @@ func TestBulkFailed(t *testing.T) {
 			&mysql.MySQLError{Number: 1290, Message: "--read-only"}, true, []string{"the target refused", "--read-only"}, []string{"local_infile"}},
 		{"server fails mid-stream", "10.11.19-MariaDB", MethodAuto, "LOAD DATA LOCAL INFILE", 10,
 			&mysql.MySQLError{Number: 1062, Message: "Duplicate entry"}, false, []string{"into t", "Duplicate entry"}, nil},
+		// pgx streams before the answer: the rows sent are not known (-1);
+		// the SQLSTATE tells a refusal of COPY from a failure in the data.
+		{"server refuses COPY", "15.18", MethodAuto, "COPY", -1,
+			&pgconn.PgError{Code: "0A000", Message: "COPY FROM STDIN is not supported"}, true, []string{"the target refused COPY"}, nil},
+		{"COPY fails in the data", "15.18", MethodAuto, "COPY", -1,
+			&pgconn.PgError{Code: "22P02", Message: "invalid input syntax for type integer"}, false, []string{"COPY into t", "invalid input syntax"}, nil},
 		{"lost connection", ss, MethodAuto, "LOAD DATA LOCAL INFILE", 0, mysql.ErrInvalidConn, false, []string{"invalid connection"}, nil},
 		{"bulk required through a proxy", ss, MethodBulk, "LOAD DATA LOCAL INFILE", 0, ssRefusal, false,
 			[]string{"ShardingSphere-Proxy does not pass LOAD DATA LOCAL INFILE on", "--load-method insert"}, []string{"local_infile=1"}},

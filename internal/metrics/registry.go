@@ -5,9 +5,10 @@ import (
 	"sync/atomic"
 )
 
-// Phase of a run. Samples completing in Warmup feed the live series only;
-// samples completing in Measure also feed the cumulative result; samples in
-// Done are dropped.
+// Phase of a run. A sample belongs to the phase its transaction started in
+// (the runner records with RecordIn): those of Warmup feed the live series
+// only; those of Measure also feed the cumulative result, even when they
+// complete in the drain after the window; those of Done are dropped.
 type Phase int32
 
 const (

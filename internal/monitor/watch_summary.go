@@ -83,7 +83,13 @@ func answerNote(h results.WatchedHost, window time.Duration) string {
 func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.WatchedHost, []results.WatchedProcess) {
 	h := results.WatchedHost{Name: spec.Name, Role: spec.Role, Source: "local"}
 	if !spec.Local() {
-		h.Source = strings.Join(spec.URLs, " ")
+		// An exporter behind basic auth (http://user:pw@host:9100/metrics)
+		// is saved and reported without its password.
+		us := make([]string, len(spec.URLs))
+		for i, u := range spec.URLs {
+			us[i] = results.RedactHTTP(u)
+		}
+		h.Source = strings.Join(us, " ")
 	}
 	procSrc := "/proc"
 	if !spec.Local() {

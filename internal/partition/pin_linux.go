@@ -39,10 +39,15 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 
 // ownProcessGroup has cmd start in a process group of its own (its pid), so
 // that signals sent to the terminal's foreground group (Ctrl-C) do not
-// reach it.
+// reach it; and has the kernel send it SIGTERM when the parent dies (a
+// lost SSH session's SIGHUP, kill -9, the OOM killer), so that no child
+// goes on loading the database for a run nobody will merge. (The signal
+// follows the forking thread, which Go does not end while the process
+// lives: startPinned unlocks it.)
 func ownProcessGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 }

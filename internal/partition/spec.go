@@ -15,6 +15,7 @@ package partition
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -69,7 +70,19 @@ func Share(total int64, lo, hi, terminals int) int64 {
 	if terminals <= 0 {
 		return 0
 	}
-	return total*int64(hi)/int64(terminals) - total*int64(lo)/int64(terminals)
+	return mulDiv(total, hi, terminals) - mulDiv(total, lo, terminals)
+}
+
+// mulDiv is total*k/n without overflow of the product (an operation count
+// near 2^63 times a thread index): 128-bit through math/bits; total >= 0,
+// 0 <= k <= n.
+func mulDiv(total int64, k, n int) int64 {
+	if total <= 0 {
+		return total * int64(k) / int64(n)
+	}
+	h, l := bits.Mul64(uint64(total), uint64(k))
+	q, _ := bits.Div64(h, l, uint64(n))
+	return int64(q)
 }
 
 // Threads returns the global ids of partition s's threads when total

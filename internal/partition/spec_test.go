@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -81,7 +82,8 @@ func TestThreadsAndShare(t *testing.T) {
 	for _, c := range []struct {
 		threads, n int
 		ops        int64
-	}{{8, 3, 1000}, {5, 5, 7}, {10, 4, 99}} {
+	}{{8, 3, 1000}, {5, 5, 7}, {10, 4, 99}, {100, 3, 1e17}, {256, 7, math.MaxInt64 / 2}} { // the last two overflow a 64-bit product
+
 		seen := 0
 		var ops int64
 		for i := 0; i < c.n; i++ {

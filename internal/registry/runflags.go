@@ -39,6 +39,7 @@ func RunnerProblems(c runner.Config, fs *pflag.FlagSet, durationRequired bool) [
 		runner.SettingRate:           "--rate",
 		runner.SettingMaxRetries:     "--max-retries",
 		runner.SettingReportInterval: "--report-interval",
+		runner.SettingMaxOps:         "the operation count",
 	}
 	if durationRequired {
 		c.MaxOps = 0 // no operation count can end this command's run

@@ -37,6 +37,9 @@ func summarySection(d *Doc, ds *Dataset) {
 		if p := c.Peak(); p != nil {
 			peakAt = fmt.Sprint(p.Concurrency)
 			peakV = f2(Throughput(p.Run)) + " " + MetricName(c.Kind())
+			if NoWait(p.Run) {
+				peakV += " " + NoWaitMark
+			}
 			p95 = f2(p.Run.Summary.P95MS)
 		}
 		failed, bound, judged := 0, 0, 0
@@ -142,12 +145,20 @@ func caseSection(d *Doc, c *Case) error {
 	}
 	d.p(fmt.Sprintf("Workload `%s` against `%s`.", c.Workload, c.Target))
 	d.table(caseTable(c))
+	if c.Kind() == KindTPCC {
+		if n := noWaitSteps(c); n > 0 {
+			d.note(false, fmt.Sprintf("tpmC %s: %d step(s) ran without the keying and think times of clause 5.2.5 (closed loop, --wait off): a throughput figure, not a tpmC the TPC-C specification would accept; efficiency is not given.", NoWaitMark, n))
+		}
+	}
 	for _, s := range c.Steps {
 		if s.Run.Status == "failed" {
-			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, firstLine(s.Run.Error)))
+			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, oneLine(s.Run.Error)))
 		}
 		if v := s.Run.Verdict; (v == results.VerdictFailed || v == results.VerdictDegraded) && !onlyStopped(s.Run) {
 			d.note(true, fmt.Sprintf("Step %d verdict %s: %s", s.Concurrency, v, strings.Join(s.Run.VerdictReasons, "; ")))
+		}
+		for _, n := range s.Run.Notes {
+			d.note(true, fmt.Sprintf("Step %d: %s", s.Concurrency, n))
 		}
 		if s.Run.Hint != "" {
 			d.note(true, fmt.Sprintf("Step %d hint: %s", s.Concurrency, s.Run.Hint))

@@ -55,7 +55,13 @@ func sideBySide(cases []*Case, label string, val func(*Step) float64) Table {
 		for i, c := range cases {
 			s := c.StepAt(n)
 			if s == nil || !s.ok() {
-				row = append(row, "-")
+				// "-" is a step not in the case's ladder; one that ran and
+				// failed says so, as in the named comparisons.
+				cell := "-"
+				if s != nil {
+					cell = "- (" + absence(s) + ")"
+				}
+				row = append(row, cell)
 				continue
 			}
 			steps[i] = s

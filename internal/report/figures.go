@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
@@ -94,13 +95,24 @@ func timelineChart(c *Case) (Chart, bool, error) {
 	return Chart{Name: "timeline-" + safeName(c.ID), Title: title, SVG: svg}, true, err
 }
 
+// safeName is s as a file name: ASCII letters, digits, '-', '_' and '.'
+// kept, others '_' (and then a hash of s, so distinct ids stay distinct).
 func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
+	safe := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
 			return r
 		}
 		return '_'
 	}, s)
+	if safe == s {
+		return s
+	}
+	// Characters were replaced: two ids (directories "直连" and "代理" of a
+	// loose load) must not share a file name, so the original's hash
+	// tells them apart.
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%s-%08x", safe, h.Sum32())
 }
 
 func kindTitle(k Kind) string {

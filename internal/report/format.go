@@ -51,13 +51,29 @@ func us(ms float64) string { return fmt.Sprintf("%.0f", ms*1000) }
 // mib formats bytes as GiB with one decimal.
 func gib(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
 
-// firstLine shortens an error message to its first line.
+// firstLine shortens an error message for a table cell: its first line,
+// and of a long one its head and its tail (a wrapped Go error ends with the
+// server's own text), cut on character boundaries. A step's full error is
+// in its warning note (oneLine).
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	if len(s) > 160 {
-		s = s[:157] + "..."
+	r := []rune(s)
+	if len(r) <= 160 {
+		return s
 	}
-	return s
+	return string(r[:50]) + " ... " + string(r[len(r)-105:])
+}
+
+// oneLine is a whole message on one line (a joined error's lines joined
+// by "; "), for a warning note.
+func oneLine(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -23,7 +23,7 @@ func cpuChart(c *Case) (Chart, bool, error) {
 		s := series{Name: n + " CPU %", Color: i + 1, Points: true}
 		for _, st := range c.Steps {
 			if h := hostOf(st, n); h != nil && h.Samples > 0 && st.ok() {
-				s.XY = append(s.XY, plotter.XY{X: float64(st.Concurrency), Y: h.CPUPct})
+				s.add(plotter.XY{X: float64(st.Concurrency), Y: h.CPUPct}, st)
 			}
 		}
 		ss = append(ss, s)
@@ -51,8 +51,8 @@ func netChart(c *Case) (Chart, bool, error) {
 			if lo {
 				r, t = r+h.LoopbackRxBps, t+h.LoopbackTxBps
 			}
-			rx.XY = append(rx.XY, plotter.XY{X: x, Y: r / 1024})
-			tx.XY = append(tx.XY, plotter.XY{X: x, Y: t / 1024})
+			rx.add(plotter.XY{X: x, Y: r / 1024}, st)
+			tx.add(plotter.XY{X: x, Y: t / 1024}, st)
 		}
 		ss = append(ss, rx, tx)
 	}

@@ -36,11 +36,6 @@ func watchSection(d *Doc, c *Case) error {
 	d.table(hostTable(c))
 	d.p("CPU % is the share of all the host's cores (100 = every core busy), the mean over the measurement window; user/sys/iowait split it. " +
 		"NIC figures sum every interface but loopback; disk figures sum every whole disk, util is the busiest device's busy share.")
-	for _, s := range c.Steps {
-		for _, n := range s.Run.Notes {
-			d.note(true, fmt.Sprintf("Step %d: %s", s.Concurrency, n))
-		}
-	}
 	if t := processTable(c); len(t.Rows) > 0 {
 		d.h(3, "Processes per step")
 		d.table(t)

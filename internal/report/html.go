@@ -68,10 +68,15 @@ func writeHTMLTable(b *bytes.Buffer, t Table) {
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
+		// A step's notes say FAILED or DEGRADED (stepNotes, also after
+		// "interrupted, "): the row is coloured so.
 		cls := ""
 		for _, c := range r {
-			if strings.HasPrefix(c, "FAILED") {
+			switch {
+			case strings.Contains(c, "FAILED"):
 				cls = " class=\"failed\""
+			case cls == "" && strings.Contains(c, "DEGRADED"):
+				cls = " class=\"degraded\""
 			}
 		}
 		fmt.Fprintf(b, "<tr%s>", cls)
@@ -103,6 +108,7 @@ th{background:#eef2f7;font-weight:600;text-align:left}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:nth-child(even){background:#f8fafc}
 tr.failed td{background:#fde8e8;color:#9b1c1c}
+tr.degraded td{background:#fdf6e3;color:#8a5a00}
 figure{margin:12px 0 24px;padding:8px;border:1px solid #e5e9f0;border-radius:6px;background:#fff}
 figure svg{display:block;max-width:100%;height:auto;margin:0 auto}
 figcaption{text-align:center;color:#57606a;font-size:12px;margin-top:4px}

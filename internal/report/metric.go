@@ -50,6 +50,17 @@ func Throughput(r *results.Run) float64 {
 	return r.Summary.TPS
 }
 
+// NoWait reports whether r is a TPC-C run measured without keying and
+// think times: its tpmC is a throughput figure, not a tpmC the
+// specification would accept (clause 5.2.5; the console marks it too).
+func NoWait(r *results.Run) bool {
+	w, ok := r.Config["wait"].(bool)
+	return KindOf(r.Workload) == KindTPCC && ok && !w
+}
+
+// NoWaitMark is the mark a tpmC of such a run carries wherever it is shown.
+const NoWaitMark = "(no keying/think times)"
+
 // ok reports whether a step has usable figures.
 func (s *Step) ok() bool {
 	return s.Run.Status == "ok" || s.Run.Status == "interrupted" && s.Run.Summary.DurationS > 0

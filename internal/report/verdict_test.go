@@ -96,7 +96,7 @@ func TestTextStmtNote(t *testing.T) {
 func TestComparisonsMarkStepsNotOK(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "proxy"))
 	reportLacks(t, generated(t, dir),
-		"| 1024 | 9158.49 (degraded) | - | - |",
+		"| 1024 | 9158.49 (degraded) | - (failed) | - |",
 		"| 256 | 10067.36 | 1740.29 (degraded) | -82.71% (not ok) |",
 		"82.71% (not ok) | 0.173x (not ok) |",
 		"Mean overhead over 1 common step(s) judged ok: 86.30% (1 step(s) whose verdict is not ok left out).",

@@ -96,6 +96,7 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 		out.Reconnects += p.Reconnects
 		out.WarmupReconnects += p.WarmupReconnects
 		out.WarmupErrors += p.WarmupErrors
+		out.Abandoned += p.Abandoned
 		out.ConnectS = math.Max(out.ConnectS, p.ConnectS)
 		pp := p.Partition
 		m.Partitions = append(m.Partitions, PartitionPart{
@@ -181,32 +182,34 @@ func checkMergeable(parts []*Run) error {
 	return nil
 }
 
-// checkWindows compares every partition's start instant and window with the
-// first one's (all on the server's clock): they may differ by at most half
+// checkWindows compares the start instant and window of every pair of
+// partitions (all on the server's clock): they may differ by at most half
 // the two clock reads' round trips plus slack. It returns the largest
-// difference and the largest tolerance.
+// difference (of any two partitions, not only against the first) and the
+// largest tolerance.
 func checkWindows(parts []*Run, slack time.Duration) (spread, tol time.Duration, err error) {
 	if slack <= 0 {
 		slack = 500 * time.Millisecond
 	}
-	ref := parts[0].Partition
 	var errs []string
-	for _, p := range parts[1:] {
-		pp := p.Partition
-		t := time.Duration((ref.ClockRTTMS+pp.ClockRTTMS)/2*float64(time.Millisecond)) + slack
-		tol = max(tol, t)
-		for _, c := range []struct {
-			what string
-			a, b time.Time
-		}{{"start", ref.StartAt, pp.StartAt}, {"window start", ref.WindowFrom, pp.WindowFrom}, {"window end", ref.WindowTo, pp.WindowTo}} {
-			if c.what == "window end" && (ref.EndedByCount || pp.EndedByCount) {
-				continue
-			}
-			d := c.b.Sub(c.a).Abs()
-			spread = max(spread, d)
-			if d > t {
-				errs = append(errs, fmt.Sprintf("partition %d's %s is %s from partition %d's (allowed %s: clock uncertainty plus slack)",
-					pp.Index, c.what, d.Round(time.Millisecond), ref.Index, t.Round(time.Millisecond)))
+	for i, p := range parts {
+		for _, q := range parts[i+1:] {
+			ref, pp := p.Partition, q.Partition
+			t := time.Duration((ref.ClockRTTMS+pp.ClockRTTMS)/2*float64(time.Millisecond)) + slack
+			tol = max(tol, t)
+			for _, c := range []struct {
+				what string
+				a, b time.Time
+			}{{"start", ref.StartAt, pp.StartAt}, {"window start", ref.WindowFrom, pp.WindowFrom}, {"window end", ref.WindowTo, pp.WindowTo}} {
+				if c.what == "window end" && (ref.EndedByCount || pp.EndedByCount) {
+					continue
+				}
+				d := c.b.Sub(c.a).Abs()
+				spread = max(spread, d)
+				if d > t {
+					errs = append(errs, fmt.Sprintf("partition %d's %s is %s from partition %d's (allowed %s: clock uncertainty plus slack)",
+						pp.Index, c.what, d.Round(time.Millisecond), ref.Index, t.Round(time.Millisecond)))
+				}
 			}
 		}
 	}

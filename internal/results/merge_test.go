@@ -164,6 +164,13 @@ func TestMergeRefuses(t *testing.T) {
 			p[1].Partition.WindowFrom = p[1].Partition.WindowFrom.Add(2 * time.Second)
 			return p
 		}, "window start is 2.001s"},
+		{"windows apart beyond the first's reach", func(p []*Run) []*Run {
+			// Each 0.3 s from partition 0's, within its tolerance; 0.6 s
+			// from each other's: every pair is compared.
+			p[1].Partition.WindowFrom = p[1].Partition.WindowFrom.Add(-300 * time.Millisecond)
+			p[2].Partition.WindowFrom = p[2].Partition.WindowFrom.Add(300 * time.Millisecond)
+			return p
+		}, "partition 2's window start is 601ms from partition 1's"},
 		{"other run", func(p []*Run) []*Run { p[2].Partition.RunID = "r2"; return p }, "run id"},
 	}
 	for _, c := range cases {

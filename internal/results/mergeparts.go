@@ -34,7 +34,7 @@ func mergeSeries(parts []*Run) []Interval {
 	}
 	buckets := map[key]*acc{}
 	for _, p := range parts {
-		for _, iv := range p.Series {
+		for _, iv := range foldSameSecond(p.Series) {
 			k := key{int64(math.Round(iv.T)), iv.Phase}
 			a := buckets[k]
 			if a == nil {
@@ -85,6 +85,62 @@ func mergeSeries(parts []*Run) []Interval {
 		}
 		return out[i].Phase == "warmup" && out[j].Phase != "warmup"
 	})
+	return out
+}
+
+// foldSameSecond combines a partition's intervals that round to the same
+// second and phase (a short drain after the window's last tick, a tick
+// that came late) into one, so that mergeSeries sees each partition once
+// per second: counts and errors add, dur_s adds, t is the later one's, the
+// rates are the counts over the summed length (summed when an interval has
+// no dur_s: files from before it existed), p95/p99 the larger, avg_ms
+// count-weighted. Without it the merged second would add the partition's
+// two rates and average its dur_s with the others' (the last second about
+// 1.5x at two partitions).
+func foldSameSecond(series []Interval) []Interval {
+	out := make([]Interval, 0, len(series))
+	at := map[[2]any]int{}
+	for _, iv := range series {
+		k := [2]any{math.Round(iv.T), iv.Phase}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			cp := iv
+			cp.Ops = make(map[string]IntervalOp, len(iv.Ops))
+			for n, o := range iv.Ops {
+				cp.Ops[n] = o
+			}
+			out = append(out, cp)
+			continue
+		}
+		a := &out[i]
+		if a.DurS > 0 && iv.DurS > 0 {
+			d := a.DurS + iv.DurS
+			a.TPS = (a.TPS*a.DurS + iv.TPS*iv.DurS) / d
+			a.TpmC = (a.TpmC*a.DurS + iv.TpmC*iv.DurS) / d
+			a.DurS = d
+		} else {
+			a.TPS += iv.TPS
+			a.TpmC += iv.TpmC
+			a.DurS = 0
+		}
+		a.T = math.Max(a.T, iv.T)
+		a.Errors += iv.Errors
+		for n, o := range iv.Ops {
+			m := a.Ops[n]
+			if c := m.Count + o.Count; c > 0 {
+				m.AvgMS = (m.AvgMS*float64(m.Count) + o.AvgMS*float64(o.Count)) / float64(c)
+			}
+			m.Count += o.Count
+			m.Errors += o.Errors
+			m.P95MS = math.Max(m.P95MS, o.P95MS)
+			m.P99MS = math.Max(m.P99MS, o.P99MS)
+			if a.DurS > 0 {
+				m.PerSec = float64(m.Count) / a.DurS
+			}
+			a.Ops[n] = m
+		}
+	}
 	return out
 }
 

@@ -137,3 +137,31 @@ func TestMergeChecks(t *testing.T) {
 		})
 	}
 }
+
+// A partition whose drain (0.3 s after its last tick) rounds onto the
+// window's last second is folded into that second before the partitions
+// are added: the merged second's rate is the two partitions' rates, not
+// inflated by a third interval over a shortened mean length.
+func TestMergedSeriesFoldsAPartitionsSecond(t *testing.T) {
+	parts, _ := syntheticParts(t, 2)
+	for i, p := range parts {
+		p.Series = measuredSeries(0.001*float64(i), repeat(int64(100), 6)...)
+	}
+	last := parts[0].Series[5]
+	parts[0].Series = append(parts[0].Series, Interval{T: last.T + 0.3, DurS: 0.3, Phase: "measure", TPS: 100,
+		Ops: map[string]IntervalOp{"new_order": {Count: 30, PerSec: 100, AvgMS: 2, P95MS: 3, P99MS: 4}}})
+	m, err := Merge(parts, MergeOptions{Criteria: Criteria{MinSuccessPct: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Series) != 6 {
+		t.Fatalf("%d merged intervals, want 6", len(m.Series))
+	}
+	end := m.Series[5]
+	if end.TPS != 200 || end.Ops["new_order"].Count != 230 {
+		t.Errorf("last merged second %+v: want TPS 200 (100 + 100) and the drain's 30 counted", end)
+	}
+	if ps := end.Ops["new_order"].PerSec; ps < 199 || ps > 201 {
+		t.Errorf("last merged second per_sec %v, want about 200", ps)
+	}
+}

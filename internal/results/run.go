@@ -73,6 +73,11 @@ type Run struct {
 	// not in Summary.Errors, ErrorsByClass nor the verdict's success
 	// rate, which are the window's.
 	WarmupErrors int64 `json:"warmup_errors,omitempty"`
+	// Abandoned counts the transactions started in the window that were
+	// still in flight when the drain's grace (30 s) ran out and were
+	// aborted: none of their outcomes or latencies is in the figures. The
+	// verdict is degraded when any were.
+	Abandoned int64 `json:"abandoned,omitempty"`
 	// Terminals is how the window's work spread over the terminals, and
 	// which completed nothing (terminals.go).
 	Terminals *Terminals `json:"terminals,omitempty"`

@@ -123,6 +123,9 @@ func Judge(r *Run, c Criteria) {
 	if r.Status == "interrupted" {
 		degraded = append(degraded, fmt.Sprintf("interrupted after %.1f s of measurement", s.DurationS))
 	}
+	if r.Abandoned > 0 {
+		degraded = append(degraded, fmt.Sprintf("%d transaction(s) of the window were still in flight when the drain's grace ran out and were aborted: their response times (the whole drain or more) are not in the figures", r.Abandoned))
+	}
 	for _, o := range Outages(r, c.OutageS) {
 		degraded = append(degraded, fmt.Sprintf("outage: no operation completed for %.0f s (t = %.0f..%.0f s)", o.ToS-o.FromS, o.FromS, o.ToS))
 	}

@@ -105,6 +105,7 @@ const (
 	SettingRate           Setting = "rate"
 	SettingMaxRetries     Setting = "max-retries"
 	SettingReportInterval Setting = "report-interval"
+	SettingMaxOps         Setting = "operation count"
 )
 
 // Problem is one invalid setting and what is wrong with it, e.g.
@@ -133,6 +134,9 @@ func (c *Config) Problems() []Problem {
 		add(SettingDuration, "must not be negative (got %s)", c.Duration)
 	case c.Duration == 0 && c.MaxOps == 0:
 		add(SettingDuration, "must be > 0 unless an operation count is given")
+	}
+	if c.MaxOps < 0 {
+		add(SettingMaxOps, "must not be negative (got %d)", c.MaxOps)
 	}
 	if c.Rate < 0 {
 		add(SettingRate, "must not be negative (got %g)", c.Rate)

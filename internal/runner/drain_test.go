@@ -6,6 +6,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"benchpress/internal/metrics"
+	"benchpress/internal/target"
+	"benchpress/internal/workload"
 )
 
 // TestDrainIsAnnounced: when the transactions in flight at the window's
@@ -48,5 +52,36 @@ func TestDrainIsAnnounced(t *testing.T) {
 				t.Errorf("counted %d, committed %d", got, wl.committed.Load())
 			}
 		})
+	}
+}
+
+// blockWL's terminals block in every transaction until the run's hard
+// stop cancels them (a statement stuck on a lock no one releases).
+type blockWL struct{ fakeWL }
+
+func (w *blockWL) NewTerminal(ctx context.Context, id, n int, c target.Conn) (workload.Terminal, error) {
+	return &blockTerm{}, nil
+}
+
+type blockTerm struct{ fakeTerm }
+
+func (*blockTerm) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
+	<-ctx.Done()
+	return metrics.Failed, ctx.Err()
+}
+
+// TestAbandonedInFlight: transactions of the window still in flight when
+// the drain's grace runs out are aborted, and counted (the run cannot
+// show their latencies, so it must say they were there).
+func TestAbandonedInFlight(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel) // interrupted: the short grace
+	res, err := Run(ctx, Config{Terminals: 2, Duration: 10 * time.Second}, &blockWL{}, &fakeDialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Abandoned != 2 {
+		t.Errorf("abandoned %d, want the 2 terminals' transactions", res.Abandoned)
 	}
 }

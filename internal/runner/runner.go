@@ -38,6 +38,11 @@ type Result struct {
 	// their latencies are, but a run whose start failed must say so
 	// beside the window's zero.
 	WarmupErrors int64
+	// Abandoned counts the transactions started in the measurement window
+	// that were still in flight when the drain's grace ran out and were
+	// aborted: no outcome and no latency of theirs is in the figures
+	// (they ran at least DrainGrace), so the run must say so.
+	Abandoned int64
 	// Fatal is the error that stopped the run early: a permission or
 	// resource-limit error (target.Class.Fatal) fails every terminal the
 	// same way, so the run ends at the first one.
@@ -184,7 +189,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	defer stopHard()
 	var reconnects [2]atomic.Int64 // by the phase of the loss: warm-up, window
 	var reconnectFails atomic.Int64
-	var warmupErrors atomic.Int64
+	var warmupErrors, abandoned atomic.Int64
 	var pacer *ratePacer
 	res.Started = time.Now()
 	res.ConnectTime = res.Started.Sub(connectStart) - synced
@@ -226,7 +231,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 		w := &worker{
 			id: i, n: len(terms), cfg: &cfg, wl: wl, dialer: d, reg: reg,
 			term: terms[i], conn: conns[i], rec: reg.Recorder(i),
-			reconnects: &reconnects, reconnectFails: &reconnectFails, warmupErrors: &warmupErrors, pacer: pacer, budget: budget,
+			reconnects: &reconnects, reconnectFails: &reconnectFails, warmupErrors: &warmupErrors, abandoned: &abandoned, pacer: pacer, budget: budget,
 			samples: samples, stop: stop, open: open, edges: edges,
 		}
 		loops[i] = func() { w.loop(softCtx, hardCtx) }
@@ -372,6 +377,7 @@ loop:
 	}
 	res.WarmupReconnects, res.Reconnects = reconnects[0].Load(), reconnects[1].Load()
 	res.WarmupErrors = warmupErrors.Load()
+	res.Abandoned = abandoned.Load()
 	res.Cumulative = reg.Cumulative()
 	res.PerTerminal = reg.PerRecorder()
 	res.LongestIdle = reg.LongestIdle()

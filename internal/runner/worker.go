@@ -25,6 +25,7 @@ type worker struct {
 	// reconnectFails counts failed attempts to replace a lost session.
 	reconnectFails *atomic.Int64
 	warmupErrors   *atomic.Int64 // failed transactions started in the warm-up
+	abandoned      *atomic.Int64 // window transactions aborted after the drain's grace
 	pacer          *ratePacer
 	clock          *poissonClock // Poisson arrivals: this terminal's process
 	budget         *opBudget
@@ -94,7 +95,12 @@ func (w *worker) loop(soft, hard context.Context) {
 		}
 		outcome, err := w.attempt(hard, phase, op)
 		if hard.Err() != nil && err != nil {
-			return // aborted after the grace period: not a database error
+			// Aborted after the grace period: not a database error, and
+			// no figure of the window's; counted, so the run says so.
+			if phase == metrics.Measure {
+				w.abandoned.Add(1)
+			}
+			return
 		}
 		lat := time.Since(start)
 		if w.pacer != nil && phase == metrics.Measure {

@@ -20,6 +20,11 @@ type Spec struct {
 	Ops       []string // the workload's operations (live metrics)
 	Terminals int
 	Connector *target.Connector
+	// HostsOnly watches the hosts and processes but reads no database
+	// counters: a run in local child processes (--processes, a plan's
+	// processes: N), whose window opens in the children; the parent
+	// watches the machine they share and Finish gets the merged window.
+	HostsOnly bool
 }
 
 // Run watches one run. A nil *Run does nothing.
@@ -64,7 +69,10 @@ func Start(ctx context.Context, o *Options, spec Spec) *Run {
 		w.errs = append(w.errs, "watch: "+err.Error())
 	}
 	w.watcher = wt
-	if spec.Connector.Target().Kind != target.SQLite {
+	switch {
+	case spec.HostsOnly:
+		w.errs = append(w.errs, "database counters: not read for a run in child processes (its window opens in each child); hosts and processes were watched by the parent over the merged window")
+	case spec.Connector.Target().Kind != target.SQLite:
 		if c, err := spec.Connector.Connect(ctx); err == nil {
 			w.admin = c
 		} else {

@@ -3,10 +3,12 @@ package sweep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"benchpress/internal/results"
+	"benchpress/internal/workload"
 )
 
 // verdictRunner returns ok-status runs whose verdict is set per step.
@@ -55,5 +57,74 @@ func TestResumeRefusesChangedPlan(t *testing.T) {
 	// The same plan resumes.
 	if _, err := Run(context.Background(), p, dir, &fakeRunner{}, Options{Resume: true, Getenv: env}); err != nil {
 		t.Fatalf("unchanged plan: %v", err)
+	}
+}
+
+// checkRunner measures every step and fails its consistency check (the
+// password in the error is masked on the way, which must not hide that it
+// is a failed check).
+type checkRunner struct{}
+
+func (checkRunner) RunStep(_ context.Context, s Step) (*results.Run, error) {
+	r := &results.Run{FormatVersion: results.FormatVersion, Workload: s.Workload, Status: "ok", Verdict: results.VerdictOK,
+		Checks: []results.Check{{Name: "C3", Passed: false}}}
+	r.Summary.TPS = 100
+	return r, fmt.Errorf("%w: condition(s) C3 (password hunter2)", workload.ErrCheckFailed)
+}
+
+// A step whose consistency check failed is saved measured and degraded
+// (exit 8, as `run`), not failed with a verdict of ok.
+func TestRunCheckFailedIsDegraded(t *testing.T) {
+	p, dir := setup(t)
+	out, err := Run(context.Background(), p, dir, checkRunner{}, Options{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Failed != 0 || out.Degraded != 4 {
+		t.Fatalf("outcome %+v, want 4 degraded, none failed", out)
+	}
+	r, err := results.Read(StepPath(dir, "A", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "ok" || r.Verdict != results.VerdictDegraded || len(r.VerdictReasons) != 1 || !strings.HasPrefix(r.VerdictReasons[0], "check failed: C3") {
+		t.Fatalf("saved status %q verdict %q reasons %q; want ok, degraded, check failed", r.Status, r.Verdict, r.VerdictReasons)
+	}
+}
+
+// A second sweep into a directory holding an earlier one is refused
+// without --resume (the report would mix their steps); the default
+// directory moves on to -2, -3, and --resume picks the last of them.
+func TestOutHoldingEarlierSweep(t *testing.T) {
+	p, dir := setup(t)
+	if _, err := Run(context.Background(), p, dir, &fakeRunner{}, Options{Getenv: env}); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeRunner{}
+	if _, err := Run(context.Background(), p, dir, f, Options{Getenv: env}); !errors.Is(err, ErrOutInUse) || len(f.calls) != 0 {
+		t.Fatalf("second sweep into %s: err %v, calls %v; want ErrOutInUse and no step run", dir, err, f.calls)
+	}
+	held := map[string]bool{}
+	exists := func(d string) bool { return held[d] }
+	tests := []struct {
+		held   []string
+		resume bool
+		want   string
+	}{
+		{nil, false, "r/p"},
+		{nil, true, "r/p"},
+		{[]string{"r/p"}, false, "r/p-2"},
+		{[]string{"r/p"}, true, "r/p"},
+		{[]string{"r/p", "r/p-2"}, false, "r/p-3"},
+		{[]string{"r/p", "r/p-2"}, true, "r/p-2"},
+	}
+	for _, tc := range tests {
+		clear(held)
+		for _, d := range tc.held {
+			held[d] = true
+		}
+		if got := DefaultOut("r/p", tc.resume, exists); got != tc.want {
+			t.Errorf("DefaultOut with %v, resume %v = %q, want %q", tc.held, tc.resume, got, tc.want)
+		}
 	}
 }

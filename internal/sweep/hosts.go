@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"benchpress/internal/monitor"
+	"benchpress/internal/results"
 )
 
 var hostKeys = map[string]bool{"url": true, "urls": true, "role": true}
@@ -89,7 +90,7 @@ func marshalHosts(hosts []monitor.HostSpec) *yaml.Node {
 		}
 		us := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, u := range h.URLs {
-			us.Content = append(us.Content, scalar(u))
+			us.Content = append(us.Content, scalar(results.RedactHTTP(u)))
 		}
 		hn.Content = append(hn.Content, scalar("url"), us)
 		m.Content = append(m.Content, scalar(h.Name), hn)
@@ -105,6 +106,10 @@ func printHosts(w io.Writer, hosts []monitor.HostSpec) {
 		if h.Role != "" {
 			role = " (" + h.Role + ")"
 		}
-		fmt.Fprintf(w, "watch     %s%s: %v\n", h.Name, role, h.URLs)
+		us := make([]string, len(h.URLs))
+		for i, u := range h.URLs {
+			us[i] = results.RedactHTTP(u)
+		}
+		fmt.Fprintf(w, "watch     %s%s: %v\n", h.Name, role, us)
 	}
 }

@@ -38,6 +38,14 @@ func TestParseHosts(t *testing.T) {
 	if !reflect.DeepEqual(back.Hosts, want) {
 		t.Errorf("round trip hosts = %+v", back.Hosts)
 	}
+	// An exporter behind basic auth: saved without its password.
+	p, err = ParsePlan("poc.yaml", []byte(minimalPlan+"hosts:\n  db-1: http://prom:s3cret@10.0.0.7:9100/metrics\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = p.MarshalResolved(); err != nil || strings.Contains(string(b), "s3cret") || !strings.Contains(string(b), "http://prom@10.0.0.7:9100/metrics") {
+		t.Errorf("resolved plan with an exporter password: %v\n%s", err, b)
+	}
 }
 
 func TestParseHostsProblems(t *testing.T) {

@@ -2,8 +2,10 @@ package sweep
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"benchpress/internal/partition"
 	"benchpress/internal/registry"
 )
 
@@ -29,6 +31,9 @@ func (p *parser) checkOptions() {
 			if err := opts.Partition().CheckStep(); err != nil {
 				problems = append(problems, registry.KeyError{Key: optionKey(rc.Options, "start-at"), Err: err})
 				opts = nil
+			} else if err := splitEveryStep(rc, opts.Partition()); err != nil {
+				problems = append(problems, *err)
+				opts = nil
 			}
 		}
 		for _, pr := range problems {
@@ -52,6 +57,31 @@ func (p *parser) checkOptions() {
 		}
 		c.config = opts
 	}
+}
+
+// splitEveryStep refuses a case split into partitions (processes: N or
+// partition: I/N) whose ladder has a step that cannot be split: fewer
+// terminals than partitions, or (TPC-C, warehouses set) fewer warehouses
+// than partitions or terminals than warehouses. The children would refuse
+// it at run time; --dry-run says it now.
+func splitEveryStep(rc ResolvedCase, f *partition.Flags) *registry.KeyError {
+	n, key := f.Processes, "processes"
+	if sp, err := partition.Parse(f.Partition); f.Partition != "" && err == nil {
+		n, key = sp.Count, "partition"
+	}
+	if n < 2 {
+		return nil
+	}
+	w := 0
+	if rc.Workload == "tpcc" {
+		w, _ = strconv.Atoi(rc.Options[optionKey(rc.Options, "warehouses")])
+	}
+	for _, c := range rc.Ladder {
+		if err := (partition.Spec{Count: n}).Validate(c, w); err != nil {
+			return &registry.KeyError{Key: optionKey(rc.Options, key), Err: fmt.Errorf("ladder step %d: %w", c, err)}
+		}
+	}
+	return nil
 }
 
 // optionKey is the key of options that sets the run flag name (plan keys

@@ -80,8 +80,16 @@ cases: [{id: A, target: tidb, mysql-client: driver}]
 		{"partitioned at the barrier", `name: x
 targets: {a: "mysql://b@h/db"}
 defaults: {workload: tpcc, partition: 0/2, run_id: poc}
+ladder: [2, 8]
 cases: [{id: A}]
 `, nil},
+		{"partitioned from a step of one terminal", `name: x
+targets: {a: "mysql://b@h/db"}
+defaults: {workload: tpcc, partition: 0/2, run_id: poc}
+cases: [{id: A}]
+`, []string{
+			`p.yaml:3: defaults: ladder step 1: partition 0/2: 1 terminal(s) cannot be split into 2 partitions`,
+		}},
 		{"start-at cannot start every step", `name: x
 targets: {a: "mysql://b@h/db"}
 defaults: {workload: tpcc, partition: 0/2}

@@ -166,6 +166,8 @@ func (p *parser) targets(n *yaml.Node) {
 			p.add(v.Line, "target %q: url is required", t.Name)
 		} else if msg, inline := checkTargetURL(t.URL); msg != "" {
 			p.add(v.Line, "target %q: %s", t.Name, msg)
+		} else if msg := checkPasswordEnv(t); msg != "" {
+			p.add(v.Line, "target %q: %s", t.Name, msg)
 		} else if inline {
 			p.warn(v.Line, "target %q has an inline password; prefer ${ENV_VAR} in the URL or password_env", t.Name)
 		}

@@ -138,6 +138,12 @@ func TestRedact(t *testing.T) {
 		"mysql://u:p@w@h:1,h2:2/db":               "mysql://u@h:1,h2:2/db",
 		"postgres://u@h/db?password=x&sslmode=on": "postgres://u@h/db?password=REDACTED&sslmode=on",
 		"sqlite:///tmp/x.db":                      "sqlite:///tmp/x.db",
+		// A base64 password from ${VAR}: '/' and '?' before the last '@'
+		// (target.Parse connects with the whole of it).
+		"mysql://bench:Ab3/xY9+@h:3306/db":  "mysql://bench@h:3306/db",
+		"mysql://bench:a?b/c@h/db?x=1":      "mysql://bench@h/db?x=1",
+		"postgres://u@h/db?sslkey=k&app=bp": "postgres://u@h/db?sslkey=REDACTED&app=bp",
+		"sqlite:///data/a@b:c.db":           "sqlite:///data/a@b:c.db",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
@@ -241,6 +247,29 @@ cases:
 			`p.yaml:8: case "../etc": no workload (set defaults.workload or the case's workload)`,
 			`p.yaml:9: case "ok": missing target (known: a, b, c)`,
 			`p.yaml:9: case "ok": no workload (set defaults.workload or the case's workload)`,
+		}},
+		{"password_env without a user, or beside a password", `name: x
+targets:
+  a: {url: "mysql://10.0.0.5:3306/tpcc", password_env: PW}
+  b: {url: "mysql://bench:${X}@h/db", password_env: PW}
+  c: {url: "mysql://bench@h/db", password_env: PW}
+cases: [{id: A, target: c, workload: tpcc}]
+`, []string{
+			`p.yaml:3: target "a": password_env needs a user name in the URL (mysql://USER@host/db)`,
+			`p.yaml:4: target "b": password_env and a password in the URL: keep one`,
+		}},
+		{"a split step with fewer terminals than partitions", `name: x
+targets: {t: 'mysql://b@h/db'}
+ladder: [4, 8]
+cases:
+  - {id: A, workload: sysbench/oltp_point_select, processes: 2}
+  - id: B
+    workload: tpcc
+    warehouses: 6
+    processes: 2
+  - {id: C, workload: tpcc, warehouses: 4, processes: 2}
+`, []string{
+			`p.yaml:9: case "B": ladder step 4: partition 0/2: 4 terminal(s) leave warehouses without a terminal; use at least one terminal per warehouse (6)`,
 		}},
 		{"option shapes and not yaml", "name: x\ntargets: {t: 'mysql://b@h/db'}\ndefaults: {workload: tpcc, mix: [[1]]}\ncases: [{id: A}]\n", []string{
 			`p.yaml:3: defaults: option "mix": list items must be single values`,

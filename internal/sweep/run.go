@@ -14,6 +14,7 @@ import (
 	"benchpress/internal/registry"
 	"benchpress/internal/results"
 	"benchpress/internal/target"
+	"benchpress/internal/workload"
 )
 
 // Options control Run.
@@ -38,6 +39,34 @@ type Outcome struct {
 
 // ErrPlanChanged: --resume on a directory written by a different plan.
 var ErrPlanChanged = errors.New("the plan changed since the results directory was written")
+
+// ErrOutInUse: a sweep without --resume into a directory that holds an
+// earlier sweep (its plan.yaml): the report reads every step file there,
+// so the earlier steps (of other ladders, or past an interruption) would
+// be reported as this sweep's.
+var ErrOutInUse = errors.New("the results directory holds an earlier sweep")
+
+// DefaultOut is the results directory of a sweep given no --out:
+// base (results/<plan>-<date>), or base-2, base-3, ... when base holds an
+// earlier sweep; with resume, the last of these that exists (the sweep to
+// continue). exists reports whether a directory holds a sweep's plan.yaml.
+func DefaultOut(base string, resume bool, exists func(dir string) bool) string {
+	dir := base
+	for n := 2; exists(dir); n++ {
+		next := fmt.Sprintf("%s-%d", base, n)
+		if resume && !exists(next) {
+			return dir
+		}
+		dir = next
+	}
+	return dir
+}
+
+// HoldsSweep reports whether dir holds a sweep's plan.yaml.
+func HoldsSweep(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, PlanFile))
+	return err == nil
+}
 
 // StepPath is where a step's result lives: DIR/<case>/<concurrency>.json.
 func StepPath(dir, caseID string, concurrency int) string {
@@ -75,6 +104,8 @@ func Run(ctx context.Context, p *Plan, outDir string, steps StepRunner, opts Opt
 		if err := samePlan(outDir, p); err != nil {
 			return out, fmt.Errorf("sweep %s: --resume: %w", p.Name, err)
 		}
+	} else if HoldsSweep(outDir) {
+		return out, fmt.Errorf("sweep %s: %w: %s; --resume continues it (the same plan), or give another --out", p.Name, ErrOutInUse, outDir)
 	}
 	if err := writePlan(outDir, p); err != nil {
 		return out, err
@@ -158,8 +189,19 @@ func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version strin
 	switch {
 	case err != nil && ctx.Err() != nil:
 		if run.Status == "" || run.Status == "ok" {
+			// Stopped after its window (in the consistency check): the
+			// figures stand, the step did not finish.
 			run.Status = "interrupted"
+			if run.Verdict == results.VerdictOK {
+				run.Verdict = results.VerdictDegraded
+				run.VerdictReasons = append(run.VerdictReasons, "interrupted after the measurement: "+err.Error())
+			}
 		}
+	case errors.Is(err, workload.ErrCheckFailed) && run.Verdict != "":
+		// Measured, and its consistency check failed: degraded, as in
+		// `run` (which exits 8; the sweep 11); the check's findings are
+		// in run.Checks.
+		results.Rejudge(run)
 	case err != nil:
 		run.Status = "failed"
 		run.Error = err.Error()
@@ -206,7 +248,7 @@ func samePlan(dir string, p *Plan) error {
 		return err
 	}
 	if string(old) != string(cur) {
-		return fmt.Errorf("%w: %s differs from the plan given; use a new --out directory or run without --resume", ErrPlanChanged, filepath.Join(dir, PlanFile))
+		return fmt.Errorf("%w: %s differs from the plan given; use a new --out directory", ErrPlanChanged, filepath.Join(dir, PlanFile))
 	}
 	return nil
 }
@@ -228,10 +270,20 @@ func scrubError(err error, url string) error {
 	}
 	msg := err.Error()
 	if red := RedactSecret(msg, ui[j+1:]); red != msg {
-		return errors.New(red)
+		return scrubbed{msg: red, err: err}
 	}
 	return err
 }
+
+// scrubbed is an error whose text has the password masked; it still
+// matches what it wraps (errors.Is: a failed check stays a failed check).
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e scrubbed) Error() string { return e.msg }
+func (e scrubbed) Unwrap() error { return e.err }
 
 // sleep waits d or until ctx ends; false when ctx ended.
 func sleep(ctx context.Context, d time.Duration) bool {

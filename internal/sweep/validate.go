@@ -82,6 +82,24 @@ func checkTargetURL(u string) (problem string, inlinePassword bool) {
 	return "", false
 }
 
+// checkPasswordEnv reports why t's password_env could not be used ("" if
+// it can): ExpandURL puts the password after the URL's user name, so the
+// URL needs one and no password of its own (either would drop the
+// variable's password without a word and the step would fail to log in).
+func checkPasswordEnv(t TargetDef) string {
+	if t.PasswordEnv == "" || strings.HasPrefix(t.URL, "sqlite:") {
+		return ""
+	}
+	user, ok := userinfo(t.URL)
+	switch {
+	case !ok || user == "":
+		return "password_env needs a user name in the URL (mysql://USER@host/db)"
+	case strings.Contains(user, ":"):
+		return "password_env and a password in the URL: keep one"
+	}
+	return ""
+}
+
 func knownList(m map[string]bool) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

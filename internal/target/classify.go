@@ -45,6 +45,12 @@ func classify(err error) Class {
 			// connection on ("Communications link failure", 08S01).
 			return ClassLostConnection
 		}
+		if c == ClassOther {
+			// A number of no class of its own with a SQLSTATE that has
+			// one: ShardingSphere's MySQL front end passes a PostgreSQL
+			// backend's deadlock on as 0 / 40P01.
+			c = classifyPostgres(string(me.SQLState[:]))
+		}
 		return c
 	}
 	var pe *pgconn.PgError
@@ -106,6 +112,7 @@ func classifyMySQL(n uint16) Class {
 		3101: // ER_TRANSACTION_ROLLBACK_DURING_COMMIT: Group Replication's certification conflict
 		return ClassSerialization
 	case 9007, // TiDB: write conflict (optimistic transaction lost to a concurrent write)
+		8005, // TiDB: "Write Conflict, txnStartTS is stale" (retry the transaction)
 		8002, // TiDB: SELECT ... FOR UPDATE write conflict (optimistic)
 		8022, // TiDB: error in transaction commit, retry the transaction
 		8028: // TiDB: "Information schema is changed" (DDL during the transaction)
@@ -125,7 +132,9 @@ func classifyMySQL(n uint16) Class {
 		return ClassPermission
 	case 1461, // ER_MAX_PREPARED_STMT_COUNT_REACHED
 		1040, 1203, 1226, // too many connections, max_user_connections, user resource exceeded
-		1038, 1041, 1135: // out of sort memory, out of memory, can't create thread
+		1038, 1041, 1135, // out of sort memory, out of memory, can't create thread
+		1637,       // ER_TOO_MANY_CONCURRENT_TRXS: InnoDB's undo slots
+		1114, 1021: // table is full, disk full
 		return ClassResourceLimit
 	}
 	// 1317 (query interrupted, KILL QUERY) leaves the session usable: other;

@@ -97,12 +97,16 @@ func readMySQLConnLimit(ctx context.Context, conn Conn) (l ConnLimit, ok bool) {
 
 // pgConnLimitSQL reads PostgreSQL's limits in one round trip.
 // current_setting(name, true) is NULL where the setting does not exist
-// (reserved_connections before version 16).
+// (reserved_connections before version 16). A role that may not see other
+// roles' sessions (not superuser, not in pg_read_all_stats) gets NULL as
+// their backend_type: a session with a user and no visible type counts as
+// a client (a background worker run as a user may count too: the check
+// errs on the side of a full server).
 const pgConnLimitSQL = `SELECT current_setting('max_connections')::bigint,
 	current_setting('superuser_reserved_connections')::bigint
 	  + coalesce(current_setting('reserved_connections', true), '0')::bigint,
 	r.rolsuper::int, greatest(r.rolconnlimit, 0)::bigint,
-	(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'),
+	(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' OR (backend_type IS NULL AND usesysid IS NOT NULL)),
 	(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND usename = current_user)
 FROM pg_roles r WHERE r.rolname = current_user`
 

@@ -50,6 +50,11 @@ func TestReadConnLimit(t *testing.T) {
 				l.ServerDesc != fmt.Sprintf("max_connections %d less %d reserved for superusers", want, reserved) {
 				t.Fatalf("role %s: limit %+v ok %v, want Server %d, User 7 with 1 session", role, l, ok, want-reserved)
 			}
+			// The superuser's session (conn) is in use too, though the
+			// plain role may not see its backend_type.
+			if l.ServerInUse < 2 {
+				t.Errorf("role %s counts %d sessions in use on the server; want its own and the superuser's", role, l.ServerInUse)
+			}
 		})
 	}
 	t.Run("proxy", func(t *testing.T) {

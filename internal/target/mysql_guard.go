@@ -42,10 +42,15 @@ type stmtGuard struct {
 	stop  func() bool
 	gen   int64
 	state atomic.Int64
+	// dead: a statement was interrupted (its socket got a past deadline);
+	// sticky, so that the session is discarded at Close (never pooled with
+	// that deadline) and endTxEnd leaves the deadline in place.
+	dead atomic.Bool
 }
 
 func (g *stmtGuard) fire(gen int64) {
 	if g.state.CompareAndSwap(gen<<2|guardBusy, gen<<2|guardFired) {
+		g.dead.Store(true)
 		_ = g.nc.SetDeadline(time.Unix(1, 0))
 	}
 }
@@ -105,7 +110,7 @@ func (g *stmtGuard) plain(ctx context.Context) context.Context {
 func (g *stmtGuard) endTxStart() { _ = g.nc.SetDeadline(time.Now().Add(EndTxTimeout)) }
 
 func (g *stmtGuard) endTxEnd() {
-	if !g.fired() {
+	if !g.dead.Load() && !g.fired() { // fired: fire is between its two stores
 		_ = g.nc.SetDeadline(time.Time{})
 	}
 }
@@ -244,17 +249,23 @@ func (m *mysqlConn) Rollback(ctx context.Context) error {
 }
 
 // Close releases the session's statements and returns the connection to the
-// pool, or discards it when the protocol client lost the session.
+// pool, or discards it when the protocol client lost the session or the
+// guard interrupted a statement (its socket has a past deadline: pooled,
+// the next session would fail on it).
 func (m *mysqlConn) Close() error {
 	m.g.unwatch()
 	m.stmts = nil
+	// fired() too: fire marks the state before dead, and the statement
+	// may have ended in between.
+	broken := m.g.dead.Load() || m.g.fired()
 	if m.w != nil && m.c != nil {
 		_ = m.w.Close()
-		if m.w.Err() != nil {
-			m.inTx = false
-			m.sockets.forget(m.c)
-			_ = m.c.Raw(func(any) error { return driver.ErrBadConn })
-		}
+		broken = broken || m.w.Err() != nil
+	}
+	if broken && m.c != nil {
+		m.inTx = false
+		m.sockets.forget(m.c)
+		_ = m.c.Raw(func(any) error { return driver.ErrBadConn })
 	}
 	return m.sqlConn.Close()
 }

@@ -22,7 +22,7 @@ func TestGuardInterruptsBlockedStatement(t *testing.T) {
 		t.Run(string(tg.Kind), func(t *testing.T) {
 			ctx := context.Background()
 			_, a := testdb.Connect(t, tg, target.Options{})
-			_, b := testdb.Connect(t, tg, target.Options{})
+			cb, b := testdb.Connect(t, tg, target.Options{})
 			if _, err := a.Exec(ctx, "CREATE TABLE IF NOT EXISTS guard_lock (id INT PRIMARY KEY, v INT)"); err != nil {
 				t.Fatal(err)
 			}
@@ -57,6 +57,20 @@ func TestGuardInterruptsBlockedStatement(t *testing.T) {
 			}
 			if err := a.Commit(ctx); err != nil {
 				t.Fatalf("lock holder's commit: %v", err)
+			}
+			// The interrupted session is not pooled with its dead socket:
+			// the connector's next session works.
+			_ = b.Rollback(ctx)
+			_ = b.Close()
+			for i := 0; i < 3; i++ {
+				c, err := cb.Connect(ctx)
+				if err != nil {
+					t.Fatalf("session %d after the interrupt: %v", i, err)
+				}
+				if _, err := c.Exec(ctx, "SELECT 1"); err != nil {
+					t.Fatalf("session %d after the interrupt: %v", i, err)
+				}
+				_ = c.Close()
 			}
 		})
 	}

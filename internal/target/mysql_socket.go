@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"benchpress/internal/target/mywire"
@@ -21,6 +22,20 @@ type mysqlSocket struct {
 	caps    mywire.Caps
 	sniffed bool // first client packet seen
 	capsOK  bool // and it was a handshake response
+	// onClose drops the pool's record of the socket (netConns), set when
+	// it is recorded.
+	onClose atomic.Pointer[func()]
+}
+
+// Close closes the socket and drops netConns' record of it: however the
+// driver discards the connection (an idle one dropped, a bad connection, a
+// lost session on the driver path), the record does not outlive it and
+// pin the connection's buffers.
+func (s *mysqlSocket) Close() error {
+	if f := s.onClose.Swap(nil); f != nil {
+		(*f)()
+	}
+	return s.Conn.Close()
 }
 
 func (s *mysqlSocket) Write(p []byte) (int, error) {
@@ -78,6 +93,8 @@ func (n *netConns) socketOf(c *sql.Conn, slot *netSlot) *mysqlSocket {
 	_ = c.Raw(func(dc any) error {
 		if slot.s != nil {
 			n.m.Store(dc, slot.s)
+			forget := func() { n.m.Delete(dc) }
+			slot.s.onClose.Store(&forget)
 			s = slot.s
 			return nil
 		}

@@ -188,6 +188,9 @@ func parseHostPort(h, defPort string) (string, error) {
 			return "", fmt.Errorf("host %q: missing ']' in IPv6 address", h)
 		}
 		host = h[1:end]
+		if z, err := url.PathUnescape(host); err == nil {
+			host = z // a zone as a URL writes it: [fe80::1%25eth0] is fe80::1%eth0
+		}
 		switch after := h[end+1:]; {
 		case after == "":
 		case strings.HasPrefix(after, ":"):

@@ -20,6 +20,8 @@ func TestParse(t *testing.T) {
 			Target{Kind: MySQL, User: "u", Password: "p", Endpoints: []string{"10.0.0.5:3306", "10.0.0.6:3306", "10.0.0.7:4000"}, Database: "tpcc"}},
 		{"ipv6", "mysql://u@[::1]:3307,[fe80::1]/db",
 			Target{Kind: MySQL, User: "u", Endpoints: []string{"[::1]:3307", "[fe80::1]:3306"}, Database: "db"}},
+		{"ipv6 zone, percent-encoded as in URLs", "postgres://u@[fe80::1%25eth0]:5433/db",
+			Target{Kind: Postgres, User: "u", Endpoints: []string{"[fe80::1%eth0]:5433"}, Database: "db"}},
 		{"params passthrough", "mysql://u@h/db?tls=skip-verify&charset=utf8mb4",
 			Target{Kind: MySQL, User: "u", Endpoints: []string{"h:3306"}, Database: "db", Params: map[string]string{"tls": "skip-verify", "charset": "utf8mb4"}}},
 		{"percent-decoded credentials", "postgres://us%40er:p%3Aa%2Fss%40w@h:5433/db",

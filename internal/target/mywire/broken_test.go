@@ -381,3 +381,27 @@ func TestBrokenSession(t *testing.T) {
 		})
 	}
 }
+
+// An ERR the server sends unsolicited (sequence 0, as MySQL does when it
+// closes an idle session) is returned as the server's error, not as a
+// protocol error, and the session is closed.
+func TestUnsolicitedServerError(t *testing.T) {
+	c, srv := startFake(t, capsOK, func(s *fakeServer) {
+		s.command()
+		s.replyRaw(rawPacket(0, errPacket(4031, "HY000", "The client was disconnected by the server because of inactivity.")))
+		s.expectClosed()
+	})
+	err := simpleErr(t, c)
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 4031 || !strings.Contains(me.Message, "inactivity") {
+		t.Fatalf("err = %v, want the server's 4031", err)
+	}
+	if c.Err() == nil {
+		t.Fatal("Conn.Err() = nil: the session must be closed")
+	}
+	if _, err := c.SimpleExec("ROLLBACK"); !errors.Is(err, ErrBroken) {
+		t.Errorf("later call: %v, want ErrBroken", err)
+	}
+	_ = c.Close()
+	srv.wait()
+}

@@ -193,6 +193,20 @@ func (c *Conn) fill(need int) error {
 	return nil
 }
 
+// outOfSequence is the error of a packet of n bytes with sequence id seq
+// where c.seq was expected: the server's own error when the packet is an
+// ERR (a server closing an idle session sends one unsolicited, sequence 0:
+// MySQL 4031, "disconnected by the server because of inactivity"; so does
+// go-sql-driver), else a protocol error. Either way the session is closed.
+func (c *Conn) outOfSequence(seq byte, n int) error {
+	if n > 0 && n < maxPayload && c.fill(4+n) == nil && c.buf[c.r+4] == 0xff {
+		p := c.buf[c.r+4 : c.r+4+n]
+		c.r += 4 + n
+		return c.fail(serverError(p))
+	}
+	return c.protocolError("packet sequence %d, expected %d", seq, c.seq)
+}
+
 // readPacket returns the next packet's payload. It stays valid until the
 // next read.
 func (c *Conn) readPacket() ([]byte, error) {
@@ -205,7 +219,7 @@ func (c *Conn) readPacket() ([]byte, error) {
 	h := c.buf[c.r : c.r+4]
 	n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
 	if h[3] != c.seq {
-		return nil, c.protocolError("packet sequence %d, expected %d", h[3], c.seq)
+		return nil, c.outOfSequence(h[3], n)
 	}
 	c.seq++
 	if n == 0 {

@@ -131,16 +131,18 @@ func (c *Conn) leave() {
 }
 
 // Close wakes every blocked call (shutdown) and closes the descriptor once
-// none is in flight.
+// none is in flight. Close holds a reference of its own through the
+// shutdown: else the calls in flight could all leave between the closed
+// bit and the shutdown, the last one closing the descriptor, and the
+// shutdown would hit whatever socket reused its number.
 func (c *Conn) Close() error {
-	old := c.state.Or(1)
-	if old&1 != 0 {
+	c.state.Add(2)
+	if c.state.Or(1)&1 != 0 {
+		c.leave()
 		return c.opErr("close", net.ErrClosed)
 	}
 	shutdown(c.fd)
-	if old>>1 == 0 {
-		c.closeFD()
-	}
+	c.leave() // the last one out closes the descriptor
 	return nil
 }
 

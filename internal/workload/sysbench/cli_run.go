@@ -50,10 +50,12 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds between intermediate lines (0 = off)")
 	fs.Float64Var(&r.Rate, "rate", 0, "total events per second, open loop (0 = as fast as possible)")
 	fs.IntVar(&r.MaxRetries, "max-retries", 1000, "restart an event after a deadlock / lock wait timeout / serialization failure at most this many times\n(sysbench's --mysql-ignore-errors=1213,1020,1205 restarts without limit); restarts count as ignored errors")
-	fs.StringVar(&o.percentile, "percentile", "95", "latency percentile(s) to report, comma-separated (e.g. 95,99,99.9)")
+	fs.StringVar(&o.percentile, "percentile", "95", "latency percentile(s) to report, comma-separated (e.g. 95,99,99.9; 0: none, 100: the maximum)")
 }
 
-// parsePercentiles parses --percentile.
+// parsePercentiles parses --percentile: numbers in [0, 100] as sysbench
+// takes them, 0 printing no percentile line (sysbench's "off") and 100 the
+// maximum.
 func parsePercentiles(s string) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
@@ -62,10 +64,12 @@ func parsePercentiles(s string) ([]float64, error) {
 			continue
 		}
 		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || v <= 0 || v >= 100 {
-			return nil, fmt.Errorf("--percentile %q: want numbers in (0, 100), e.g. 95 or 95,99", s)
+		if err != nil || v < 0 || v > 100 {
+			return nil, fmt.Errorf("--percentile %q: want numbers in [0, 100] (0: none), e.g. 95 or 95,99", s)
 		}
-		out = append(out, v)
+		if v > 0 {
+			out = append(out, v)
+		}
 	}
 	return out, nil
 }

@@ -67,15 +67,16 @@ func (c *common) prepare(ctx context.Context, env *registry.Env, args []string, 
 // prepareTables loads w's tables through conn with progress lines.
 func prepareTables(ctx context.Context, env *registry.Env, conn *target.Connector, w *Workload, threads int) error {
 	o := w.Options()
+	rows := int64(w.PrepareRows()) // oltp_insert with auto_inc off: empty tables
 	fmt.Fprintf(env.Err, "preparing sysbench: %d table(s) x %s rows on %s with %d thread(s)\n",
-		o.Tables, console.FI(int64(o.TableSize)), conn.Target().Redacted(), threads)
-	prog := console.NewRowProgress(env.Err, env.IsTTY, int64(o.Tables)*int64(o.TableSize))
+		o.Tables, console.FI(rows), conn.Target().Redacted(), threads)
+	prog := console.NewRowProgress(env.Err, env.IsTTY, int64(o.Tables)*rows)
 	start := time.Now()
 	if err := w.Prepare(ctx, conn, threads, func(_ string, rows int64) { prog.Add(rows) }); err != nil {
 		return registry.Interrupted(ctx, err)
 	}
 	prog.Done()
-	fmt.Fprintf(env.Out, "prepared %d table(s) of %s rows in %s\n", o.Tables, console.FI(int64(o.TableSize)),
+	fmt.Fprintf(env.Out, "prepared %d table(s) of %s rows in %s\n", o.Tables, console.FI(rows),
 		time.Since(start).Round(100*time.Millisecond))
 	monitor.PrintDataSize(ctx, env.Out, env.Err, conn, 0)
 	return nil

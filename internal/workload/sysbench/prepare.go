@@ -33,11 +33,16 @@ func Prepare(ctx context.Context, d Dialer, o Options, threads int, progress fun
 // auto_inc off creates empty tables, since ids loaded by prepare could
 // collide with the ones sysbench.rand.unique() generates (oltp_insert.lua).
 func (w *Workload) Prepare(ctx context.Context, d Dialer, threads int, progress func(table string, rows int64)) error {
-	rows := w.opts.TableSize
+	return prepare(ctx, d, &w.opts, w.PrepareRows(), threads, progress)
+}
+
+// PrepareRows is the rows Prepare loads into each table: the table size,
+// or none for oltp_insert with auto_inc off.
+func (w *Workload) PrepareRows() int {
 	if w.test == Insert && !w.opts.AutoInc {
-		rows = 0
+		return 0
 	}
-	return prepare(ctx, d, &w.opts, rows, threads, progress)
+	return w.opts.TableSize
 }
 
 func prepare(ctx context.Context, d Dialer, o *Options, rows, threads int, progress func(string, int64)) error {

@@ -41,7 +41,7 @@ type delivery struct {
 }
 
 func (d *delivery) prepare(p *preparer) {
-	d.selOldest = p.stmt("SELECT no_o_id FROM {new_order} WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1{fu}")
+	d.selOldest = p.times("SELECT no_o_id FROM {new_order} WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1{fu}", DistrictsPerWarehouse)
 	d.dOldest = []any{&d.noOID}
 	d.dCustN = []any{&d.rowD, &d.cID, &target.Discard{}}
 	d.dSumN = []any{&d.rowD, &d.total}
@@ -61,8 +61,8 @@ func (d *delivery) prepare(p *preparer) {
 // districts found: one DELETE, one orders SELECT and UPDATE, one order_line
 // UPDATE and SUM, and one customer UPDATE. If the DELETE removes fewer rows
 // than were found (a concurrent Delivery got there first, which the row
-// locks should prevent), the transaction is rolled back and redone per
-// district, where a DELETE of 0 rows skips just that district.
+// locks should prevent), the transaction fails with ErrConflict and the
+// runner runs it again, whole, with the same inputs.
 func (t *Terminal) delivery(ctx context.Context, fresh bool) (metrics.Outcome, error) {
 	const txn = "delivery"
 	d := &t.dl

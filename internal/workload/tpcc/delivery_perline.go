@@ -17,13 +17,15 @@ type perDistrictDL struct {
 }
 
 func (p *perDistrictDL) prepare(pr *preparer, d *delivery) {
-	p.delNewOrder = pr.stmt("DELETE FROM {new_order} WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?")
-	p.selOrderCust = pr.stmt("SELECT o_c_id FROM {orders} WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?")
-	p.updOrder = pr.stmt("UPDATE {orders} SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?")
-	p.updLines = pr.stmt("UPDATE {order_line} SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?")
-	p.sumLines = pr.stmt("SELECT COALESCE(SUM(ol_amount), 0) FROM {order_line} WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?")
-	p.updCustomer = pr.stmt("UPDATE {customer} SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 " +
-		"WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
+	// Once per district delivered (10 in steady state).
+	const n = DistrictsPerWarehouse
+	p.delNewOrder = pr.times("DELETE FROM {new_order} WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?", n)
+	p.selOrderCust = pr.times("SELECT o_c_id FROM {orders} WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?", n)
+	p.updOrder = pr.times("UPDATE {orders} SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?", n)
+	p.updLines = pr.times("UPDATE {order_line} SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", n)
+	p.sumLines = pr.times("SELECT COALESCE(SUM(ol_amount), 0) FROM {order_line} WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?", n)
+	p.updCustomer = pr.times("UPDATE {customer} SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 "+
+		"WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?", n)
 	p.dCust = []any{&d.cID}
 	p.dSum = []any{&d.total}
 	p.a3, p.a4 = make([]any, 3), make([]any, 4)

@@ -11,7 +11,7 @@ import (
 
 // summarizerOf is the family's registry.Meta.Summarizer: the workload
 // rebuilt from a partition's saved config (warehouses, mix, wait, names,
-// seed) and its audit (C-Load; C-Run as the partitions used it, since a
+// seed, sharding) and its audit (C-Load; C-Run as the partitions used it, since a
 // seed saved as a JSON number is exact only below 2^53).
 func summarizerOf(r *results.Run) (workload.Summarizer, []string, error) {
 	c := r.Config
@@ -34,7 +34,19 @@ func summarizerOf(r *results.Run) (workload.Summarizer, []string, error) {
 	if v, ok := audit["c_last_c_load"].(float64); ok {
 		meta.CLoadLast = int(v)
 	}
-	w, err := New(Config{Warehouses: num("warehouses"), Mix: mix, Wait: wait, Names: names, Seed: uint64(seed)}, meta)
+	// A shard-aware run's layout (shardConfig), so that the merged run
+	// reports its cross-shard transactions, and perfect sharding's
+	// deviation, as a single run does.
+	var sh Sharding
+	if n := num("shards"); n > 0 {
+		pl, m, err := ParsePlacement(fmt.Sprint(c["shard_placement"]))
+		if err != nil {
+			return nil, nil, usage.Errorf("merge: tpcc shard placement in the result: %v", err)
+		}
+		perfect, _ := c["perfect_sharding"].(bool)
+		sh = Sharding{Shards: n, Placement: pl, Map: m, Perfect: perfect}
+	}
+	w, err := New(Config{Warehouses: num("warehouses"), Mix: mix, Wait: wait, Names: names, Seed: uint64(seed), Sharding: sh}, meta)
 	if err != nil {
 		return nil, nil, usage.Errorf("merge: tpcc configuration in the result: %v", err)
 	}

@@ -72,9 +72,9 @@ func (n *neworder) prepare(p *preparer) {
 	n.selCustomer = p.stmt("SELECT c_discount, c_last, c_credit FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
 	n.insOrder = p.stmt("INSERT INTO {orders} (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)")
 	n.insNewOrder = p.stmt("INSERT INTO {new_order} (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)")
-	n.selItems = p.stmt(selItemsSQL(MaxOrderLines))
-	n.selStocks = p.stmt(selStocksSQL(MaxOrderLines))
-	n.updStocks = p.stmt(updStocksSQL(MaxOrderLines))
+	n.selItems = p.batched(selItemsSQL(MaxOrderLines))
+	n.selStocks = p.batched(selStocksSQL(MaxOrderLines))
+	n.updStocks = p.batched(updStocksSQL(MaxOrderLines))
 
 	n.dW = []any{&n.wTax}
 	n.dD = []any{&n.dTax, &n.oID}

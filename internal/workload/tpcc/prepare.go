@@ -138,6 +138,18 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 			return st, fmt.Errorf("%w: data set has schema version %d, this benchpress writes %d; reload with --drop",
 				workload.ErrNotPrepared, meta.SchemaVersion, SchemaVersion)
 		}
+		// Refusals first: nothing of the data set is changed by them.
+		if (ranged || cfg.Items) && hasForeignKeys(ctx, conn, n) {
+			// The units load child rows before their parents commit (and
+			// --items deletes ITEM under STOCK's references).
+			return st, fmt.Errorf("tpcc prepare: the data set has foreign keys (--fk): warehouses or ITEM cannot be added to it; load it again whole with --drop --fk --warehouses %d", max(meta.Warehouses, whi))
+		}
+		if ranged && wlo > meta.Warehouses+1 {
+			// The count recorded is the highest warehouse: a gap would be
+			// run as warehouses that have no rows.
+			return st, fmt.Errorf("tpcc prepare: --warehouse-range %d-%d leaves warehouses %d-%d of the data set (%d loaded) without rows; start the range at %d or lower",
+				wlo, whi, meta.Warehouses+1, wlo-1, meta.Warehouses, meta.Warehouses+1)
+		}
 		if ranged && cfg.Seed != meta.Seed {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("using the data set's seed %d (not --seed %d) so that the new warehouses match it", meta.Seed, cfg.Seed))
 		}
@@ -145,7 +157,7 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 			wlo, whi = 1, meta.Warehouses
 			spec.wlo, spec.whi = wlo, whi
 		}
-		spec.done, spec.clean = doneIntervals(kv), true
+		spec.done, spec.clean, spec.cleanTo = doneIntervals(kv), true, meta.Warehouses
 		if cfg.Items {
 			delete(spec.done, doneKey{tItem, 0})
 			if _, err := conn.Exec(ctx, "DELETE FROM "+n.Meta+" WHERE meta_key LIKE ?", unitKeyPrefix+"item:%"); err != nil {
@@ -160,6 +172,10 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 		return st, fmt.Errorf("%w: nothing to resume (metadata table %s not found); run prepare without --resume",
 			workload.ErrNotPrepared, n.Meta)
 	default:
+		if ranged && wlo > 1 {
+			return st, fmt.Errorf("tpcc prepare: --warehouse-range %d-%d starts a new data set without warehouses 1-%d; load 1-%d first (or --warehouses %d)",
+				wlo, whi, wlo-1, wlo-1, whi)
+		}
 		if len(existing) > 0 {
 			if !cfg.Drop {
 				return st, fmt.Errorf("%w (found %s)", ErrTablesExist, strings.Join(existing, ", "))

@@ -252,6 +252,14 @@ func TestWarehouseRange(t *testing.T) {
 				t.Fatalf("meta after range load: %+v, %v", m, err)
 			}
 			checkAll(t, ctx, conn, n)
+			// A range past the next warehouse would record warehouses
+			// without rows: refused, the data set untouched.
+			if _, err := Prepare(ctx, c, PrepareConfig{WarehouseLo: 4, WarehouseHi: 5, Threads: 2, Names: n}); err == nil || !strings.Contains(err.Error(), "warehouses 3-3 of the data set (2 loaded) without rows") {
+				t.Errorf("range 4-5 on 2 warehouses: err = %v, want the gap refused", err)
+			}
+			if m, err := ReadMeta(ctx, conn, n); err != nil || m.Warehouses != 2 {
+				t.Errorf("meta after the refused range: %+v, %v", m, err)
+			}
 			// Warehouse 2 equals warehouse 2 of a full two-warehouse load.
 			w2 := func(tab tableID) string {
 				if col := spanColumns[tab][0]; col != "" {
@@ -268,6 +276,17 @@ func TestWarehouseRange(t *testing.T) {
 				if ranged[tab] != fp {
 					t.Errorf("%s warehouse 2: range load %s, full load %s", tab, ranged[tab], fp)
 				}
+			}
+			// With foreign keys a range would load child rows before their
+			// parents: refused, with the remedy.
+			if conn.Kind() == target.SQLite {
+				return
+			}
+			if _, err := Prepare(ctx, c, PrepareConfig{Warehouses: 1, Threads: 2, Seed: 5, Names: n, Drop: true, FK: true, Now: pinnedNow}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Prepare(ctx, c, PrepareConfig{WarehouseLo: 2, WarehouseHi: 2, Threads: 2, Names: n}); err == nil || !strings.Contains(err.Error(), "--drop --fk --warehouses 2") {
+				t.Errorf("range on a data set with foreign keys: err = %v, want it refused", err)
 			}
 		})
 	}

@@ -123,6 +123,13 @@ type planSpec struct {
 	threads  int
 	done     map[doneKey][]interval // recorded units, skipped
 	clean    bool                   // delete a unit's key range before loading it (existing data set)
+	// cleanTo, with clean, limits the cleaning to units that start at or
+	// below this warehouse: the data set's count before this load (which
+	// raises it before loading, so no earlier load left rows above it).
+	// Warehouses added by a range have no rows to delete, and looking for
+	// them in HISTORY (no index on h_w_id) is a full scan per unit.
+	// 0: clean every unit.
+	cleanTo int
 }
 
 // plannedSpan is one unit of a load before it is bound to a writer.
@@ -183,7 +190,7 @@ func plan(meta Meta, n Names, spec planSpec) []load.Unit {
 	for _, ps := range planSpans(spec) {
 		t, sp := ps.t, ps.sp
 		table := t.physical(n)
-		clean := spec.clean
+		clean := spec.clean && (spec.cleanTo == 0 || sp.wlo <= spec.cleanTo)
 		units = append(units, load.Unit{Key: unitKey(t, sp), Table: table, EstRows: ps.est,
 			Run: func(ctx context.Context, s *load.Session, c *load.Counter) (int64, error) {
 				if clean {

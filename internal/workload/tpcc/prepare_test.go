@@ -163,8 +163,10 @@ func TestReadMetaErrors(t *testing.T) {
 			defer conn.Close()
 			std, _ := NamesFor("standard")
 			bm, _ := NamesFor("bmsql")
-			for _, n := range []Names{std, bm} {
-				if err := Cleanup(ctx, conn, n); err != nil {
+			// Twice: the cleanup of one scheme refuses the other's data set
+			// until that is gone.
+			for _, n := range []Names{std, bm, std, bm} {
+				if err := Cleanup(ctx, conn, n); err != nil && !errors.Is(err, workload.ErrSchemeMismatch) {
 					t.Fatal(err)
 				}
 			}
@@ -196,6 +198,13 @@ func TestReadMetaErrors(t *testing.T) {
 			}
 			if _, err := ReadMeta(ctx, conn, std); !errors.Is(err, workload.ErrSchemeMismatch) {
 				t.Errorf("ReadMeta(standard) on bmsql metadata: %v, want ErrSchemeMismatch", err)
+			}
+			// The cleanup of another scheme leaves this data set alone.
+			if err := Cleanup(ctx, conn, std); !errors.Is(err, workload.ErrSchemeMismatch) {
+				t.Errorf("Cleanup(standard) on a bmsql data set: %v, want ErrSchemeMismatch", err)
+			}
+			if m, err := ReadMeta(ctx, conn, bm); err != nil || m.Warehouses != 2 {
+				t.Errorf("ReadMeta(bmsql) after the refused cleanup = %+v, %v", m, err)
 			}
 		})
 	}

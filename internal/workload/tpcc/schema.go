@@ -184,6 +184,23 @@ func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) 
 	return have, nil
 }
 
+// hasForeignKeys reports whether n's STOCK table has the foreign keys of
+// --fk (foreignKeySQL adds all or none; SQLite never has them). An error
+// reading the catalog counts as none.
+func hasForeignKeys(ctx context.Context, conn target.Conn, n Names) bool {
+	schema := "DATABASE()"
+	switch conn.Kind() {
+	case target.SQLite:
+		return false
+	case target.Postgres:
+		schema = "current_schema()"
+	}
+	var c int64
+	err := target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schema+" AND LOWER(table_name) = ?",
+		[]any{&c}, strings.ToLower(n.Stock))
+	return err == nil && c > 0
+}
+
 // allTables returns the data tables and the metadata table of n.
 func allTables(n Names) []string { return append(n.Tables(), n.Meta) }
 

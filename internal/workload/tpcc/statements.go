@@ -20,14 +20,25 @@ var (
 	deliveryVariants = []func(k int) string{delNewOrdersSQL, selOrderCustsSQL, updOrdersSQL, updLinesSQL, sumLinesSQL, updCustomersSQL}
 )
 
-// catalog lists every SQL template a terminal can prepare, most frequently
-// executed first under the configured mix (ties in the order the
-// transactions prepare them). The frequency is the deck weight of the
-// transaction times the template's share of its executions.
+// catalog lists every SQL template a terminal can execute in the
+// configured shape, most frequently executed first under the configured
+// mix (ties in the order the transactions prepare them). The frequency is
+// the deck weight of the transaction times the template's executions per
+// transaction (per line or per district statements count each time).
 func (w *Workload) catalog() []stmtEntry {
-	var out []stmtEntry
+	var all []stmtEntry
 	dummy := &Terminal{w: w}
-	dummy.prepareAll(&preparer{t: dummy, rec: &out})
+	dummy.prepareAll(&preparer{t: dummy, rec: &all})
+	out := all[:0]
+	for _, e := range all {
+		if e.share > 0 { // 0: not executed in the configured shape
+			out = append(out, e)
+		}
+	}
+	if w.cfg.Shape == ShapePerLine {
+		// The count variants are the batched shape's statements.
+		return sortByFreq(out, w.cfg.Mix)
+	}
 	for _, build := range newOrderVariants {
 		for k := 5; k <= MaxOrderLines; k++ {
 			out = append(out, stmtEntry{sql: build(k), op: OpNewOrder, share: 1.0 / float64(MaxOrderLines-4)})
@@ -42,7 +53,14 @@ func (w *Workload) catalog() []stmtEntry {
 			out = append(out, stmtEntry{sql: build(k), op: OpDelivery, share: share})
 		}
 	}
-	freq := func(e stmtEntry) float64 { return float64(w.cfg.Mix[e.op]) * e.share }
+	return sortByFreq(out, w.cfg.Mix)
+}
+
+// sortByFreq orders entries by executions under mix (the deck weight of
+// the transaction times the template's share), most first; ties keep
+// their order.
+func sortByFreq(out []stmtEntry, mix [NumOps]int) []stmtEntry {
+	freq := func(e stmtEntry) float64 { return float64(mix[e.op]) * e.share }
 	sort.SliceStable(out, func(i, j int) bool { return freq(out[i]) > freq(out[j]) })
 	return out
 }

@@ -48,3 +48,34 @@ func TestStatementBudget(t *testing.T) {
 		})
 	}
 }
+
+// In the per-line shape (through sharding proxies) the catalog holds the
+// statements that shape executes, ranked by their executions: the per-line
+// New-Order statements (10 per transaction) first, none of the batched
+// shape's.
+func TestStatementCatalogPerLine(t *testing.T) {
+	names, _ := NamesFor("standard")
+	w, err := New(Config{Mix: DefaultMix, Names: names, Seed: 1, Shape: ShapePerLine}, Meta{Warehouses: 1, Scheme: "standard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// New-Order: 6 common + item, stock update, line insert + 10 stock
+	// reads by district; Payment 10; Order-Status 3; Delivery: the oldest
+	// order + 6 per district; Stock-Level 2.
+	cat := w.catalog()
+	if want := 6 + 3 + 10 + 10 + 3 + 1 + 6 + 2; len(cat) != want {
+		t.Fatalf("%d statements in the per-line catalog, want %d", len(cat), want)
+	}
+	batched := map[string]bool{selItemsSQL(MaxOrderLines): true, selStocksSQL(MaxOrderLines): true, updStocksSQL(MaxOrderLines): true}
+	for k := 2; k <= MaxOrderLines; k++ {
+		batched[insLinesSQL(k)] = true
+	}
+	for i, e := range cat {
+		if batched[e.sql] {
+			t.Errorf("batched statement in the per-line catalog: %s", e.sql)
+		}
+		if i < 3 && (e.op != OpNewOrder || e.share != 10) {
+			t.Errorf("statement %d: op %d share %g (%s), want a per-line New-Order statement", i, e.op, e.share, e.sql)
+		}
+	}
+}

@@ -108,11 +108,25 @@ type preparer struct {
 
 // stmt returns the statement for sql; {table} placeholders and {fu} are
 // substituted when it is prepared.
-func (p *preparer) stmt(sql string) target.Stmt {
+func (p *preparer) stmt(sql string) target.Stmt { return p.times(sql, 1) }
+
+// times is stmt for a statement executed n times per transaction (a
+// per-line or per-district statement), so that the catalog ranks it by
+// its executions; n = 0 records a statement the configured shape never
+// executes (left out of the catalog).
+func (p *preparer) times(sql string, n float64) target.Stmt {
 	if p.rec != nil {
-		*p.rec = append(*p.rec, stmtEntry{sql: sql, op: p.op, share: 1})
+		*p.rec = append(*p.rec, stmtEntry{sql: sql, op: p.op, share: n})
 	}
 	return &lazyStmt{t: p.t, sql: sql}
+}
+
+// batched is stmt for a statement of the batched shape only.
+func (p *preparer) batched(sql string) target.Stmt {
+	if p.t.w.cfg.Shape == ShapePerLine {
+		return p.times(sql, 0)
+	}
+	return p.stmt(sql)
 }
 
 // lazyStmt prepares its SQL on the terminal's session the first time it is

@@ -24,7 +24,7 @@ func Load(ctx context.Context, d Dialer, p Props, threads int, progress func(row
 	if err != nil {
 		return fmt.Errorf("ycsb: %w", err)
 	}
-	w := &Workload{cfg: c}
+	w := &Workload{cfg: c, fieldLenZipf: fieldLenZipfian(c)}
 	conn, err := d.Connect(ctx)
 	if err != nil {
 		return err

@@ -72,11 +72,14 @@ var coreProps = map[string]propSpec{
 }
 
 // passProps are accepted and kept but not used by the workload itself
-// (client options the CLI may read, or Java-only settings).
-var passProps = map[string]bool{
-	"workload": true, "threadcount": true, "target": true, "maxexecutiontime": true,
-	"measurementtype": true, "dataintegrity": false, "exporter": true, "status.interval": true,
-	"core_workload_insertion_retry_limit": true, "core_workload_insertion_retry_interval": true,
+// (client options the CLI may read, or Java-only settings). A non-empty
+// value is the only one accepted: the setting's "off", since benchpress
+// does not do what another value asks (dataintegrity checks; the load's
+// insertion retries, §3.7: a failed insert ends the load).
+var passProps = map[string]string{
+	"workload": "", "threadcount": "", "target": "", "maxexecutiontime": "",
+	"measurementtype": "", "dataintegrity": "false", "exporter": "", "status.interval": "",
+	"core_workload_insertion_retry_limit": "0", "core_workload_insertion_retry_interval": "",
 }
 
 // PropertyNames lists the core properties benchpress understands.
@@ -104,9 +107,9 @@ func (p Props) set(k, v string) error {
 func checkProp(k, v string) error {
 	spec, ok := coreProps[k]
 	if !ok {
-		if use, known := passProps[k]; known {
-			if !use && v != "false" {
-				return fmt.Errorf("property %s=%s is not supported", k, v)
+		if only, known := passProps[k]; known {
+			if only != "" && v != only {
+				return fmt.Errorf("property %s=%s is not supported (only %s)", k, v, only)
 			}
 			return nil
 		}

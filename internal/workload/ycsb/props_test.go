@@ -51,6 +51,11 @@ func TestSet(t *testing.T) {
 		{"nosuchprop=1", false},
 		{"mysql.host=db", true},
 		{"noequals", false},
+		{"dataintegrity=false", true},
+		{"dataintegrity=true", false},
+		{"core_workload_insertion_retry_limit=0", true},
+		{"core_workload_insertion_retry_limit=5", false}, // the load does not retry: refused, not ignored
+		{"core_workload_insertion_retry_interval=3", true},
 	}
 	for _, c := range cases {
 		if err := p.Set(c.kv); (err == nil) != c.ok {

@@ -20,8 +20,12 @@ type Summary struct {
 // Summarize adds YCSB's report figures (§3.7) to r.Extra:
 // "return_codes" {READ: {OK: n, NOT_FOUND: n, ERROR: n}, ...} (inner reads
 // and updates of READ-MODIFY-WRITE counted under READ and UPDATE, as the
-// Java client's DB wrapper does) and "ycsb" (*Summary). Operations counts every attempt,
-// failed ones included, as YCSB's Throughput(ops/sec) does.
+// Java client's DB wrapper does) and "ycsb" (*Summary). Operations counts
+// every operation once, failed ones included, as YCSB's Throughput(ops/sec)
+// does. With --max-retries (the Java client has none) an attempt that
+// failed and was run again is not an operation of its own: it is in the
+// run's retries, while the return codes count every attempt (its ERROR
+// too), so they can add up to more than Operations.
 func (w *Workload) Summarize(r *results.Run, cum *metrics.Snapshot) {
 	if cum == nil || len(cum.Extra) < numExtras {
 		return

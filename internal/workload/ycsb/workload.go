@@ -84,14 +84,22 @@ func New(p Props) (*Workload, error) {
 	} else {
 		w.scanLen = randgen.Uniform{Min: c.MinScanLength, Max: c.MaxScanLength}
 	}
-	if c.FieldLengthDist == "zipfian" {
-		w.fieldLenZipf = randgen.NewZipfian(int64(c.MinFieldLength), int64(c.FieldLength), randgen.ZipfianConstant)
-	}
+	w.fieldLenZipf = fieldLenZipfian(c)
 	w.seed = c.Seed
 	if w.seed == 0 {
 		w.seed = uint64(time.Now().UnixNano())
 	}
 	return w, nil
+}
+
+// fieldLenZipfian is the field-length generator of
+// fieldlengthdistribution=zipfian (nil for the others), shared by the run
+// (New) and the load (Load): values.go draws every field's length from it.
+func fieldLenZipfian(c Config) *randgen.Zipfian {
+	if c.FieldLengthDist != "zipfian" {
+		return nil
+	}
+	return randgen.NewZipfian(int64(c.MinFieldLength), int64(c.FieldLength), randgen.ZipfianConstant)
 }
 
 // Config returns the resolved configuration.
