@@ -70,7 +70,7 @@ run() {
 		# shellcheck disable=SC2046
 		measure "$f" sysbench oltp_point_select $(sb_args postgres "$DB") --tables=4 --table-size=100000 \
 			--threads="$2" --time="$TIME" --report-interval=0 --histogram=on run || true
-		sb_line "$f"
+		sb_line "$f" "$TIME"
 		;;
 	cfloor | gofloor)
 		if [ "$1" = cfloor ]; then

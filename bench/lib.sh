@@ -144,13 +144,20 @@ server_version() {
 	esac
 }
 
-# sb_line FILE: "tps p50_ms p99_ms cpu_s queries" (tab-separated) of a sysbench
-# run measured into FILE.out / FILE.cpu; p50 and p99 come from --histogram=on
-# (sysbench's log buckets, about 1.5 % wide). nan for what is missing.
+# sb_line FILE [WINDOW_S]: "tps p50_ms p99_ms cpu_s queries" (tab-separated)
+# of a sysbench run measured into FILE.out / FILE.cpu; p50 and p99 come from
+# --histogram=on (sysbench's log buckets, about 1.5 % wide). nan for what is
+# missing. With WINDOW_S (the run's --time), tps is the transactions over
+# that window, as benchpress's summary.tps is (transactions started in the
+# window, those finished after its end included, over the window): sysbench's
+# own "per sec." divides by its total time, which also holds the wait for
+# the threads after the deadline (1-6 % longer than --time at 128 threads
+# on 2026-11-29), and would flatter whichever tool it is compared with.
 sb_line() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "${2:-}" <<'PY'
 import re, sys
 f = sys.argv[1]
+window = float(sys.argv[2]) if sys.argv[2] else None
 try:
     out = open(f + ".out").read()
 except OSError:
@@ -173,16 +180,18 @@ try:
     cpu = float(open(f + ".cpu").read().split()[0])
 except (OSError, IndexError, ValueError):
     cpu = float("nan")
-print("%.2f\t%.4f\t%.4f\t%.3f\t%.0f" % (num(r"transactions:\s+\d+\s+\(([0-9.]+) per sec"), pct(0.50), pct(0.99),
-      cpu, num(r"queries:\s+(\d+) ")))
+tps = num(r"transactions:\s+(\d+)\s+\(") / window if window else num(r"transactions:\s+\d+\s+\(([0-9.]+) per sec")
+print("%.2f\t%.4f\t%.4f\t%.3f\t%.0f" % (tps, pct(0.50), pct(0.99), cpu, num(r"queries:\s+(\d+) ")))
 PY
 }
 
-# bp_line FILE: the same figures from a benchpress run (FILE.json, FILE.cpu).
+# bp_line FILE: the same figures from a benchpress run (FILE.json, FILE.cpu);
+# tps nan when the run did not end ok (left out of the medians, and the
+# summary says how many rounds were usable).
 bp_line() {
 	local cpu
 	cpu=$(cut -d' ' -f1 "$1.cpu" 2>/dev/null || echo nan)
-	jq -r --arg cpu "${cpu:-nan}" '[.summary.tps, .ops[0].latency_ms.p50, .ops[0].latency_ms.p99, ($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
+	jq -r --arg cpu "${cpu:-nan}" '[(if .status == "ok" then .summary.tps else "nan" end), .ops[0].latency_ms.p50, .ops[0].latency_ms.p99, ($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
 		printf 'nan\tnan\tnan\t%s\tnan\n' "${cpu:-nan}"
 }
 

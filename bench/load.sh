@@ -80,12 +80,33 @@ report() { # server bp_total bp_load ingest
 }
 
 RESULTS=()
-# settle: before each timed phase, PostgreSQL writes out what the previous
-# phase left dirty (an immediate CHECKPOINT), so that neither phase pays for
-# the other's buffers or meets the 5-minute timed checkpoint by chance.
+# settle: before each timed phase, the server writes out what the previous
+# phase left dirty, so that neither phase pays for the other's buffers:
+# PostgreSQL an immediate CHECKPOINT (nor meets the 5-minute timed one by
+# chance), MariaDB is waited for until its dirty pages are flushed (at most
+# 60 s; InnoDB flushes them when idle). The phases run once each, benchpress
+# first: not interleaved.
 settle() { # kind
-	[ "$1" = postgres ] || return 0
-	PGPASSWORD=$P psql -q -X -h "$H" -p "$PORT" -U "$U" -d "$DB" -c "CHECKPOINT" >/dev/null 2>&1 || true
+	if [ "$1" = postgres ]; then
+		PGPASSWORD=$P psql -q -X -h "$H" -p "$PORT" -U "$U" -d "$DB" -c "CHECKPOINT" >/dev/null 2>&1 || true
+		return 0
+	fi
+	local i dirty
+	for i in $(seq 1 60); do
+		dirty=$(MYSQL_PWD=$P mariadb -h "$H" -P "$PORT" -u "$U" -NBe "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'" 2>/dev/null | awk '{ print $2 }')
+		[ "${dirty:-0}" -le 100 ] && return 0
+		sleep 1
+	done
+	echo "   (MariaDB still had ${dirty} dirty pages after 60 s)" >&2
+}
+
+# go_seconds DURATION: a Go duration as printed (850ms, 4.2s, 1m5.2s) in seconds.
+go_seconds() {
+	python3 -c '
+import re, sys
+units = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+parts = re.findall(r"([0-9.]+)(ms|us|µs|ns|h|m|s)", sys.argv[1])
+print("%.3f" % sum(float(v) * units[u] for v, u in parts) if parts else "nan")' "$1"
 }
 
 bench_server() { # kind url stream_fn
@@ -105,7 +126,7 @@ bench_server() { # kind url stream_fn
 	echo "$out" | sed 's/^/   /'
 	local bp_total bp_load
 	bp_total=$(calc "$t1 - $t0")
-	bp_load=$(echo "$out" | sed -n 's/^  load \([0-9.]*\)\(m*s\).*/\1 \2/p' | awk '{ print ($2 == "ms") ? $1 / 1000 : $1 }')
+	bp_load=$(go_seconds "$(echo "$out" | sed -n 's/^  load \([0-9.hmsuµn]*\).*/\1/p')")
 	# The same schema, emptied, without the secondary indexes.
 	if [ "$kind" = mariadb ]; then
 		local sql="DROP INDEX customer_idx_name ON customer; DROP INDEX orders_idx_cust ON orders;"

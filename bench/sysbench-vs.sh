@@ -130,13 +130,16 @@ for srv in $SERVERS; do
 	split_pin "$srv"
 	for test in $TESTS; do
 		for th in $LADDER; do
+			step=$((${step:-0} + 1))
 			for round in $(seq 1 "$ROUNDS"); do
-				# Odd rounds run sysbench first, even rounds benchpress
-				# first (A/B, B/A, ...): a drift of the shared machine or
-				# the server's state (purge, vacuum, checkpoints after
-				# read_write) does not favour the tool that always goes
-				# second.
-				if [ $((round % 2)) = 1 ]; then
+				# Rounds alternate which tool runs first (A/B, B/A, ...):
+				# a drift of the shared machine or the server's state
+				# (purge, vacuum, checkpoints after read_write) does not
+				# favour the tool that always goes second; and steps
+				# alternate which tool opens them, so that the first run
+				# of a step (after a new thread count, after prepare) is
+				# not always the same tool's.
+				if [ $(((round + step) % 2)) = 0 ]; then
 					tools="sysbench $SECOND"
 				else
 					tools="$SECOND sysbench"
@@ -154,7 +157,7 @@ for srv in $SERVERS; do
 					done
 					line=sb_line
 					[ "$tool" = benchpress ] && line=bp_line
-					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$srv" "$test" "$th" "$round" "$tool" "$($line "$f-$tool")" "$st" "$(spread_of "$f-$tool" "$tool")" >>"$RESULTS"
+					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$srv" "$test" "$th" "$round" "$tool" "$($line "$f-$tool" "$TIME")" "$st" "$(spread_of "$f-$tool" "$tool")" >>"$RESULTS"
 				done
 			done
 		done

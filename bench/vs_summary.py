@@ -5,12 +5,16 @@ of the medians, the spread of the per-round TPS ratios, sysbench's own p99
 spread over its rounds (max/min: the noise floor under any p99 ratio), and
 PASS/MISS against the targets (TPS ratio >= 0.95, p99 ratio <= 1.1). The
 verdict uses the medians only; the spreads are there to read it by.
-A MISS is then tested against the rounds' scatter: a one-sided exact
-permutation test (Mann-Whitney U over all relabellings of the rounds) of
-benchpress's per-round values against sysbench's scaled to the target
-(TPS x 0.95, p99 x 1.1). "MISS" means p <= 0.05 (with 4 rounds: at most one
-of the 16 pairs out of order); "miss?" means the rounds cannot tell the miss
-from the machine's noise at that level, with the p-value beside it.
+A MISS is then tested against the rounds' scatter, pairing the two tools'
+runs of each round (the A/B, B/A order exists so that both see the same
+drift): a one-sided exact paired permutation test (sign flips) of the
+per-round log ratios against the target (log(bp / (0.95 x sb)) for TPS,
+log(bp / (1.1 x sb)) for p99). "MISS" means p <= 0.05: with 6 rounds, at
+least 5 of them beyond the target in the main (the smallest p with n rounds
+is 1/2^n: 4 rounds can never show a miss beyond the noise); "miss?" means
+the rounds cannot tell the miss from the machine's noise at that level, with
+the p-value beside it. (Until 2026-11-29 (09:21) the test was unpaired: a
+Mann-Whitney U over all relabellings of the rounds.)
 In an A/A control run (sysbench-vs.sh CONTROL=1) the second tool is
 "control", a second sysbench run, in the bp columns."""
 import csv
@@ -39,47 +43,39 @@ def ratio(a, b):
     return a / b if b and not math.isnan(a) and not math.isnan(b) else math.nan
 
 
-def u_stat(xs, ys, worse):
-    """Pairs (x, y) in which x is worse than y (ties count half)."""
-    return sum(1.0 if worse(x, y) else 0.5 if x == y else 0.0 for x in xs for y in ys)
-
-
-def perm_p(xs, ys, worse):
-    """One-sided exact permutation p-value that xs are worse than ys: the
-    share of all ways to split the pooled values into groups of len(xs) and
-    len(ys) whose U is at least the observed one. nan when either group is
-    empty or the pool is too large to enumerate (more than 16 values)."""
-    xs = [x for x in xs if not math.isnan(x)]
-    ys = [y for y in ys if not math.isnan(y)]
-    if not xs or not ys or len(xs) + len(ys) > 16:
+def paired_p(pairs, target, worse_low):
+    """One-sided exact paired permutation p-value (sign flips) that the
+    first of each pair is worse than target x the second: d = log(a / (target
+    x b)) per pair, the statistic their sum, and p the share of the 2^n sign
+    assignments whose sum is at least as bad (<= when lower is worse, >=
+    when higher is). nan with fewer than 2 usable pairs or more than 20."""
+    d = [math.log(a / (target * b)) for a, b in pairs
+         if not math.isnan(a) and not math.isnan(b) and a > 0 and b > 0]
+    if len(d) < 2 or len(d) > 20:
         return math.nan
-    obs = u_stat(xs, ys, worse)
-    pool = xs + ys
+    obs = sum(d)
     hits = total = 0
-    for idx in itertools.combinations(range(len(pool)), len(xs)):
-        chosen = set(idx)
-        a = [pool[i] for i in idx]
-        b = [pool[i] for i in range(len(pool)) if i not in chosen]
+    for signs in itertools.product((1.0, -1.0), repeat=len(d)):
+        t = sum(sg * x for sg, x in zip(signs, d))
         total += 1
-        hits += u_stat(a, b, worse) >= obs - 1e-9
+        hits += (t <= obs + 1e-12) if worse_low else (t >= obs - 1e-12)
     return hits / total
 
 
 ALPHA = 0.05
 
 
-def verdict(sb, bp, rt, r99):
-    """The step's verdict from the rounds of both tools (rows with tps and
-    p99_ms) and the ratios of the medians: (text, missed, significant)."""
+def verdict(pairs, rt, r99):
+    """The step's verdict from its rounds, each a (sysbench row, benchpress
+    row) pair with tps and p99_ms, and the ratios of the medians: (text,
+    missed, significant)."""
     if rt >= TPS_MIN and r99 <= P99_MAX:
         return "PASS", False, False
     ps = []
     if not rt >= TPS_MIN:
-        ps.append(("tps", perm_p([f(r["tps"]) for r in bp], [TPS_MIN * f(r["tps"]) for r in sb],
-                                 lambda x, y: x < y)))
+        ps.append(("tps", paired_p([(f(b["tps"]), f(a["tps"])) for a, b in pairs], TPS_MIN, True)))
     if not r99 <= P99_MAX:
-        ps.append(("p99", perm_p([f(r["p99_ms"]) for r in bp], [P99_MAX * f(r["p99_ms"]) for r in sb],
-                                 lambda x, y: x > y)))
+        ps.append(("p99", paired_p([(f(b["p99_ms"]), f(a["p99_ms"])) for a, b in pairs], P99_MAX, False)))
     sig = any(p <= ALPHA for _, p in ps)
     return ("MISS" if sig else "miss?") + "".join(" %s (p=%.2f)" % (m, p) for m, p in ps), True, sig
 
@@ -117,15 +113,21 @@ def main(path):
         spread = "%.2f-%.2f" % (min(per_round), max(per_round)) if per_round else "n/a"
         sb99 = [x for x in (f(r["p99_ms"]) for r in sb) if not math.isnan(x) and x > 0]
         self99 = "%.2f" % (max(sb99) / min(sb99)) if len(sb99) > 1 else "n/a"
-        text, missed, sig = verdict(sb, bp, rt, r99)
+        pairs = [(v["sysbench"], v[second]) for k, v in sorted(rounds.items()) if k[:3] == key and second in v and "sysbench" in v]
+        text, missed, sig = verdict(pairs, rt, r99)
+        # A run that failed (nan) is left out of the medians: say so.
+        n = len({k[3] for k in rounds if k[:3] == key})
+        usable = [sum(not math.isnan(f(r["tps"])) for r in rows) for rows in (sb, bp)]
+        if min(usable) < n:
+            text += " (usable rounds: sysbench %d, %s %d of %d)" % (usable[0], second, usable[1], n)
         misses += missed
         real += sig
-        print(hdr % (key[0], key[1], key[2], "%.0f" % m["sbtps"], "%.0f" % m["bptps"], "%.2f" % rt,
+        print(hdr % (key[0], key[1], key[2], "%.0f" % m["sbtps"], "%.0f" % m["bptps"], "%.3f" % rt,
                      "%.3f" % m["sbp50"], "%.3f" % m["bpp50"], "%.2f" % r50,
-                     "%.3f" % m["sbp99"], "%.3f" % m["bpp99"], "%.2f" % r99, self99,
+                     "%.3f" % m["sbp99"], "%.3f" % m["bpp99"], "%.3f" % r99, self99,
                      "%.2f" % ratio(m["bpcpuq"], m["sbcpuq"]), "%.1f/%.1f" % (m["sbfair"], m["bpfair"]), spread, text))
     print("%d of %d steps PASS (TPS ratio >= %.2f and p99 ratio <= %.1f); of the %d misses %d beyond the rounds' "
-          "noise (MISS: one-sided permutation test p <= %.2f; miss?: not); cpu/q = client CPU per query, "
+          "noise (MISS: one-sided paired permutation test over the rounds, p <= %.2f; miss?: not); cpu/q = client CPU per query, "
           "benchpress/sysbench; fair = stddev/mean of the events per thread in %%, medians (sysbench's "
           "threads fairness); TPS spread = min-max of the per-round ratios; "
           "sb± = sysbench's own max/min p99 over its rounds"
