@@ -44,7 +44,7 @@ func (st Step) ChildArgs() []string {
 			continue
 		}
 		for _, v := range registry.SplitList(fs.Lookup(name), st.Options[k]) {
-			out = append(out, "--"+name+"="+v)
+			out = append(out, "--"+name+"="+maskedProperty(v))
 		}
 	}
 	conc := "--terminals="

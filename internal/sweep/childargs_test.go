@@ -14,10 +14,13 @@ import (
 func TestStepChildArgs(t *testing.T) {
 	st := Step{CaseID: "c1", Workload: "ycsb/a", Target: "mysql://u@h/db", Concurrency: 16,
 		Warmup: time.Second, Duration: 5 * time.Second,
-		Options: map[string]string{"p": registry.JoinList([]string{"readproportion=0.9", "updateproportion=0.1", "table=a,b"}),
+		Options: map[string]string{"p": registry.JoinList([]string{"readproportion=0.9", "updateproportion=0.1", "table=a,b", "mysql.password=s3cret"}),
 			"processes": "2", "records": "1000"}}
 	args := strings.Join(st.ChildArgs(), " ")
-	for _, w := range []string{"ycsb run a ", "--p=readproportion=0.9 --p=updateproportion=0.1 --p=table=a,b ", "--records=1000",
+	if strings.Contains(args, "s3cret") {
+		t.Errorf("ChildArgs = %q: a password property on the command line", args)
+	}
+	for _, w := range []string{"ycsb run a ", "--p=readproportion=0.9 --p=updateproportion=0.1 --p=table=a,b --p=mysql.password=xxxxx ", "--records=1000",
 		"--target=mysql://u@h/db", "--threads=16", "--warmup=1s", "--duration=5s", "--report-interval=0"} {
 		if !strings.Contains(args, w) {
 			t.Errorf("ChildArgs = %q lacks %q", args, w)

@@ -102,7 +102,7 @@ func optionString(opts map[string]string) string {
 	s := ""
 	for _, k := range keys {
 		for _, v := range registry.Items(opts[k]) {
-			s += fmt.Sprintf(" --%s %s", k, v)
+			s += fmt.Sprintf(" --%s %s", k, maskedProperty(v))
 		}
 	}
 	return s

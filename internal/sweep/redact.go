@@ -82,3 +82,15 @@ func uniq(ss ...string) []string {
 	}
 	return out
 }
+
+// maskedProperty is an option item with its value masked when it is a
+// name=value property whose name contains "password" (YCSB's -p
+// mysql.password=..., which benchpress ignores and `ycsb run` saves masked):
+// the sweep writes such items to plan.yaml, the dry run, a refused step's
+// config and its children's command lines, which every user can read.
+func maskedProperty(item string) string {
+	if k, _, ok := strings.Cut(item, "="); ok && strings.Contains(strings.ToLower(k), "password") {
+		return k + "=xxxxx"
+	}
+	return item
+}

@@ -216,9 +216,12 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 	cfg := map[string]any{"concurrency": cell.Concurrency, "warmup": FmtDur(cell.Case.Warmup), "duration": FmtDur(cell.Case.Duration)}
 	for k, v := range cell.Case.Options {
 		if items := registry.Items(v); len(items) > 1 {
+			for i := range items {
+				items[i] = maskedProperty(items[i])
+			}
 			cfg[k] = items
 		} else {
-			cfg[k] = v
+			cfg[k] = maskedProperty(v)
 		}
 	}
 	r := results.Refused(cell.Case.Workload, url, string(target.KindOf(url)), version, started, err, target.Hint(err))

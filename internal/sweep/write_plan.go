@@ -87,11 +87,11 @@ func (p *Plan) MarshalResolved() ([]byte, error) {
 func optionNode(v string) *yaml.Node {
 	items := registry.Items(v)
 	if len(items) == 1 {
-		return scalar(v)
+		return scalar(maskedProperty(v))
 	}
 	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	for _, e := range items {
-		n.Content = append(n.Content, scalar(e))
+		n.Content = append(n.Content, scalar(maskedProperty(e)))
 	}
 	return n
 }
