@@ -121,7 +121,7 @@ for l in list(open(sys.argv[1]))[1:]:
     d[(int(th), tool)].append((float(tps), float(p50), float(p99), float(cpu) / max(float(q), 1) * 1e6))
 print("threads  tool        TPS      p50 ms  p99 ms  CPU us/query   TPS/cfloor  p99/cfloor  CPU/cfloor")
 for th in sorted({k[0] for k in d}):
-    med = {t: [st.median(x[i] for x in v) for i in range(4)] for (n, t), v in d.items() if n == th}
+    med = {t: [st.median([x[i] for x in v if x[i] == x[i]] or [float("nan")]) for i in range(4)] for (n, t), v in d.items() if n == th}
     c = med.get("cfloor")
     for t in ("sysbench", "cfloor", "gofloor", "benchpress"):
         if t not in med: continue

@@ -186,12 +186,12 @@ PY
 }
 
 # bp_line FILE: the same figures from a benchpress run (FILE.json, FILE.cpu);
-# tps nan when the run did not end ok (left out of the medians, and the
+# tps, p50 and p99 nan when the run did not end ok (left out of the medians, and the
 # summary says how many rounds were usable).
 bp_line() {
 	local cpu
 	cpu=$(cut -d' ' -f1 "$1.cpu" 2>/dev/null || echo nan)
-	jq -r --arg cpu "${cpu:-nan}" '[(if .status == "ok" then .summary.tps else "nan" end), .ops[0].latency_ms.p50, .ops[0].latency_ms.p99, ($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
+	jq -r --arg cpu "${cpu:-nan}" '(if .status == "ok" then [.summary.tps, .ops[0].latency_ms.p50, .ops[0].latency_ms.p99] else ["nan", "nan", "nan"] end) + [($cpu|tonumber? // "nan"), .extra.queries.total] | @tsv' "$1.json" 2>/dev/null ||
 		printf 'nan\tnan\tnan\t%s\tnan\n' "${cpu:-nan}"
 }
 

@@ -4,9 +4,10 @@
 #
 # For every server (MariaDB, PostgreSQL), test (oltp_point_select,
 # oltp_read_write) and ladder step (1 2 8 32 128 threads), the script runs
-# ROUNDS rounds of both tools, sysbench first in odd rounds and benchpress
-# first in even ones (A/B, B/A: both tools see the same drift of a shared
-# machine and of the server's state), TIME seconds each, on the same tables
+# ROUNDS rounds of both tools, alternating which goes first from round to
+# round and, for each step's first round, from step to step (A/B, B/A: both
+# tools see the same drift of a shared machine and of the server's state),
+# TIME seconds each, on the same tables
 # (TABLES x SIZE rows, prepared once by sysbench). Per run it reads TPS, p50
 # and p99 latency (sysbench: from its --histogram; benchpress: --json) and the
 # client's CPU (user+sys of the process, getrusage). Per step it prints the
@@ -16,9 +17,12 @@
 # same tool, the floor under any p99 ratio), and a verdict against the
 # targets:
 #   TPS ratio  >= 0.95        p99 ratio  <= 1.1
-# A step that misses is tested against the scatter of its rounds (one-sided
-# exact permutation test, bench/vs_summary.py): MISS when the rounds show
-# it (p <= 0.05), miss? with the p-value when they cannot tell it from noise.
+# Both tools' TPS are the transactions over the run's TIME (sysbench's own
+# figure divides by its longer total time). A step that misses is tested
+# against the scatter of its rounds (one-sided exact paired permutation
+# test of the rounds' ratios, bench/vs_summary.py): MISS when the rounds
+# show it (p <= 0.05; never with fewer than 5 rounds), miss? with the
+# p-value when they cannot tell it from noise.
 # A run during which the hypervisor took more than STEAL_MAX CPU seconds
 # from the machine (/proc/stat steal; each such stall stops a terminal or a
 # server process mid-transaction, and shows in the maxima and in a saturated
@@ -36,7 +40,7 @@
 #
 # Usage: bench/sysbench-vs.sh [--quick]
 #   --quick   ladder "2 8", ROUNDS 2, TIME 5, TABLES 2, SIZE 10000 (about 3 minutes)
-# Environment (defaults): LADDER ("1 2 8 32 128") ROUNDS (4) TIME (10)
+# Environment (defaults): LADDER ("1 2 8 32 128") ROUNDS (6; fewer than 5 can show no miss beyond the noise) TIME (10)
 #   TABLES (4) SIZE (100000) DB (bp_sbvs)
 #   SERVERS ("mariadb postgres") TESTS ("oltp_point_select oltp_read_write")
 #   MYSQL_HOST MYSQL_PORT MYSQL_USER MYSQL_PASS (127.0.0.1 3306 bench bench)
@@ -66,7 +70,7 @@ elif [ -n "${1:-}" ]; then
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 fi
-LADDER=${LADDER:-"1 2 8 32 128"} ROUNDS=${ROUNDS:-4} TIME=${TIME:-10}
+LADDER=${LADDER:-"1 2 8 32 128"} ROUNDS=${ROUNDS:-6} TIME=${TIME:-10}
 TABLES=${TABLES:-4} SIZE=${SIZE:-100000} DB=${DB:-bp_sbvs}
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1} MYSQL_PORT=${MYSQL_PORT:-3306} MYSQL_USER=${MYSQL_USER:-bench} MYSQL_PASS=${MYSQL_PASS:-bench}
 PG_HOST=${PG_HOST:-127.0.0.1} PG_PORT=${PG_PORT:-5432} PG_USER=${PG_USER:-bench} PG_PASS=${PG_PASS:-bench}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,7 +58,8 @@ func TestYCSBEndToEndSQLite(t *testing.T) {
 		t.Fatalf("record mismatch: %v", err)
 	}
 	out, errOut, err := runRoot(t, "ycsb", "run", "a", "--target", db, "--records", "500", "--threads", "2",
-		"--time", "1", "--report-interval", "1", "--json", jsonPath)
+		"--time", "1", "--report-interval", "1", "--json", jsonPath,
+		"-p", "db.passwd=s3cret", "-p", "db.url=jdbc:mysql://h/db?user=u&password=s3cret")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -76,6 +78,10 @@ func TestYCSBEndToEndSQLite(t *testing.T) {
 	}
 	if r.Workload != "ycsb/a" || r.Summary.TPS <= 0 {
 		t.Fatalf("workload %q tps %v", r.Workload, r.Summary.TPS)
+	}
+	// Binding passwords (JDBC's db.passwd, one in db.url) are saved masked.
+	if b, _ := os.ReadFile(jsonPath); strings.Contains(string(b), "s3cret") {
+		t.Errorf("the result holds a password property's value")
 	}
 	// A sweep step on the same data, by operation count from -p.
 	var o, e bytes.Buffer

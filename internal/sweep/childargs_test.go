@@ -14,7 +14,7 @@ import (
 func TestStepChildArgs(t *testing.T) {
 	st := Step{CaseID: "c1", Workload: "ycsb/a", Target: "mysql://u@h/db", Concurrency: 16,
 		Warmup: time.Second, Duration: 5 * time.Second,
-		Options: map[string]string{"p": registry.JoinList([]string{"readproportion=0.9", "updateproportion=0.1", "table=a,b", "mysql.password=s3cret"}),
+		Options: map[string]string{"p": registry.JoinList([]string{"readproportion=0.9", "updateproportion=0.1", "table=a,b", "mysql.password=s3cret", "db.passwd=s3cret", "db.url=jdbc:mysql://h/db?user=u&password=s3cret"}),
 			"processes": "2", "records": "1000"}}
 	args := strings.Join(st.ChildArgs(), " ")
 	if strings.Contains(args, "s3cret") {

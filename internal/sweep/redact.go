@@ -84,13 +84,28 @@ func uniq(ss ...string) []string {
 }
 
 // maskedProperty is an option item with its value masked when it is a
-// name=value property whose name contains "password" (YCSB's -p
-// mysql.password=..., which benchpress ignores and `ycsb run` saves masked):
+// name=value property whose name says it is a password (YCSB's -p
+// db.passwd=..., which benchpress ignores and `ycsb run` saves masked), or
+// a URL's password in one (db.url=...?password=...):
 // the sweep writes such items to plan.yaml, the dry run, a refused step's
 // config and its children's command lines, which every user can read.
 func maskedProperty(item string) string {
-	if k, _, ok := strings.Cut(item, "="); ok && strings.Contains(strings.ToLower(k), "password") {
+	k, v, ok := strings.Cut(item, "=")
+	if !ok {
+		return item
+	}
+	if secretProperty(k) {
 		return k + "=xxxxx"
 	}
+	if strings.Contains(v, "://") { // db.url=jdbc:mysql://h/db?user=u&password=p
+		return k + "=" + results.Redact(v)
+	}
 	return item
+}
+
+// secretProperty reports whether a property's name says it holds a
+// password (YCSB's JDBC binding: db.passwd; others: *.password, pwd).
+func secretProperty(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "pass") || strings.Contains(n, "pwd")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"benchpress/internal/registry"
+	"benchpress/internal/results"
 	"benchpress/internal/target"
 	"benchpress/internal/usage"
 )
@@ -132,8 +133,10 @@ func (o *RunOptions) Build(ctx context.Context, _ *registry.Env, conn *target.Co
 	}
 	props := map[string]string{}
 	for k, v := range p {
-		if strings.Contains(strings.ToLower(k), "password") {
-			v = "xxxxx"
+		if n := strings.ToLower(k); strings.Contains(n, "pass") || strings.Contains(n, "pwd") {
+			v = "xxxxx" // db.passwd (the JDBC binding), *.password
+		} else if strings.Contains(v, "://") {
+			v = results.Redact(v) // db.url=jdbc:mysql://h/db?password=...
 		}
 		props[k] = v
 	}
