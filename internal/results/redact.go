@@ -42,6 +42,21 @@ func Redact(u string) string {
 	return pwParam.ReplaceAllString(u, "${1}REDACTED")
 }
 
+// MaskProperty is a workload property's value as it may be saved or shown:
+// masked when the name says it holds a password (YCSB's JDBC binding:
+// db.passwd; others: *.password, pwd), a URL in it without its password
+// (db.url=jdbc:mysql://h/db?password=...), else as it is.
+func MaskProperty(name, value string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "pass"), strings.Contains(n, "pwd"):
+		return "xxxxx"
+	case strings.Contains(value, "://"):
+		return Redact(value)
+	}
+	return value
+}
+
 // RedactHTTP removes the password of an http(s) URL (an exporter behind
 // basic auth: http://user:pw@host:9100/metrics), read by net/url's rules,
 // under which an '@' in the path or query is not the user-info's end.

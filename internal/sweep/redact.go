@@ -90,22 +90,8 @@ func uniq(ss ...string) []string {
 // the sweep writes such items to plan.yaml, the dry run, a refused step's
 // config and its children's command lines, which every user can read.
 func maskedProperty(item string) string {
-	k, v, ok := strings.Cut(item, "=")
-	if !ok {
-		return item
-	}
-	if secretProperty(k) {
-		return k + "=xxxxx"
-	}
-	if strings.Contains(v, "://") { // db.url=jdbc:mysql://h/db?user=u&password=p
-		return k + "=" + results.Redact(v)
+	if k, v, ok := strings.Cut(item, "="); ok {
+		return k + "=" + results.MaskProperty(k, v)
 	}
 	return item
-}
-
-// secretProperty reports whether a property's name says it holds a
-// password (YCSB's JDBC binding: db.passwd; others: *.password, pwd).
-func secretProperty(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "pass") || strings.Contains(n, "pwd")
 }

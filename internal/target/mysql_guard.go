@@ -58,6 +58,11 @@ func (g *stmtGuard) fire(gen int64) {
 // fired reports whether the last guarded statement was interrupted.
 func (g *stmtGuard) fired() bool { return g.state.Load()&3 == guardFired }
 
+// interrupted reports whether any statement of the session was: dead, or
+// fired (fire marks the state before dead, and the statement may have
+// ended in between). Its socket has a past deadline.
+func (g *stmtGuard) interrupted() bool { return g.dead.Load() || g.fired() }
+
 // enter returns the context to run a statement on.
 func (g *stmtGuard) enter(ctx context.Context) (context.Context, error) {
 	if g.nc == nil || ctx.Done() == nil {
@@ -110,7 +115,7 @@ func (g *stmtGuard) plain(ctx context.Context) context.Context {
 func (g *stmtGuard) endTxStart() { _ = g.nc.SetDeadline(time.Now().Add(EndTxTimeout)) }
 
 func (g *stmtGuard) endTxEnd() {
-	if !g.dead.Load() && !g.fired() { // fired: fire is between its two stores
+	if !g.interrupted() {
 		_ = g.nc.SetDeadline(time.Time{})
 	}
 }
@@ -255,9 +260,7 @@ func (m *mysqlConn) Rollback(ctx context.Context) error {
 func (m *mysqlConn) Close() error {
 	m.g.unwatch()
 	m.stmts = nil
-	// fired() too: fire marks the state before dead, and the statement
-	// may have ended in between.
-	broken := m.g.dead.Load() || m.g.fired()
+	broken := m.g.interrupted()
 	if m.w != nil && m.c != nil {
 		_ = m.w.Close()
 		broken = broken || m.w.Err() != nil

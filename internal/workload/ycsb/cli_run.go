@@ -133,12 +133,7 @@ func (o *RunOptions) Build(ctx context.Context, _ *registry.Env, conn *target.Co
 	}
 	props := map[string]string{}
 	for k, v := range p {
-		if n := strings.ToLower(k); strings.Contains(n, "pass") || strings.Contains(n, "pwd") {
-			v = "xxxxx" // db.passwd (the JDBC binding), *.password
-		} else if strings.Contains(v, "://") {
-			v = results.Redact(v) // db.url=jdbc:mysql://h/db?password=...
-		}
-		props[k] = v
+		props[k] = results.MaskProperty(k, v)
 	}
 	return &registry.Spec{
 		Name: "ycsb/" + strings.TrimPrefix(strings.ToLower(o.name), "workload"), Workload: w, Unit: "operation",
