@@ -155,6 +155,12 @@ func RunLocal(ctx context.Context, p *Flags, l Local) (*results.Run, error) {
 			set = sets[i]
 		}
 		if err := startPinned(cmd, set); err != nil {
+			if childCtx.Err() != nil && ctx.Err() == nil {
+				// A partition started before this one has already
+				// failed and cancelled the rest: its failure is the
+				// run's, reported below; start no more.
+				break
+			}
 			cancel()
 			wg.Wait()
 			return nil, fmt.Errorf("start partition %d/%d: %w", i, n, err)

@@ -104,3 +104,20 @@ func TestLocalMergeRefusedKeepsFiles(t *testing.T) {
 		}
 	}
 }
+
+// A partition that fails while later ones are still being started stops
+// the rest: the run reports that partition's failure, not the cancelled
+// start of a later one.
+func TestRunLocalEarlyFailureIsTheRunsError(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	var errb bytes.Buffer
+	_, err := RunLocal(context.Background(), &Flags{Processes: 64},
+		Local{Executable: fakeChild(t, "ok", 1), Children: func() []string { return []string{"x", "run"} }, Err: &errb, Quiet: true,
+			Merge: func([]*results.Run) (*results.Run, error) { return &results.Run{}, nil }})
+	var ce *ChildError
+	if !errors.As(err, &ce) || ce.ExitCode() != 1 || !strings.Contains(err.Error(), "run judged") {
+		t.Fatalf("err %v, want the first partition's ChildError", err)
+	}
+}
