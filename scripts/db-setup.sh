@@ -106,7 +106,8 @@ log "stock-settings MariaDB ready: mysql://bench:bench@127.0.0.1:3307/bp"
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   apt_install postgresql postgresql-client
 fi
-PGVER=$(ls /usr/lib/postgresql | sort -n | tail -1)
+# The newest version with a server (a client-only version has no bin/postgres).
+PGVER=$(for d in /usr/lib/postgresql/*/bin/postgres; do basename "$(dirname "$(dirname "$d")")"; done | sort -n | tail -1)
 PGCONF=/etc/postgresql/$PGVER/main
 if [ ! -d "$PGCONF" ]; then
   $SUDO pg_createcluster "$PGVER" main >/dev/null

@@ -30,6 +30,11 @@ missing=()
 [ -x $PROC_BIN ] || missing+=(prometheus-process-exporter)
 # --no-start: the packages would start them on their wildcard addresses.
 [ ${#missing[@]} -eq 0 ] || apt_install --no-start "${missing[@]}"
+# Nor at the next boot: the packages enable their units, which listen on
+# every interface (:9100, :9256) until this script runs again.
+if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+  $SUDO systemctl disable --quiet prometheus-node-exporter prometheus-process-exporter 2>/dev/null || true
+fi
 
 # stop_wildcard PORT: stop a service instance listening on *:PORT or 0.0.0.0:PORT.
 stop_wildcard() {
@@ -63,7 +68,12 @@ start_exporter() {
   local args="$*"
   if [ -f "$STATE/$name.pid" ] && [ "$(cat "$STATE/$name.args" 2>/dev/null)" != "$args" ]; then
     log "restarting $name with new arguments"
-    kill "$(cat "$STATE/$name.pid")" 2>/dev/null || true
+    # Only the exporter this script started: a pid reused since (by a
+    # database server) is left alone.
+    local pid; pid=$(cat "$STATE/$name.pid")
+    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$1"; then
+      kill "$pid" 2>/dev/null || true
+    fi
     rm -f "$STATE/$name.pid"
     for _ in $(seq 1 20); do up "$addr" || break; sleep 0.25; done
   fi

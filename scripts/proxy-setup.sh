@@ -2,8 +2,8 @@
 # proxy-setup.sh — install (when missing) and start ShardingSphere-Proxy 5.1.0
 # on 127.0.0.1 as a sharding-proxy test target for benchpress. Idempotent: a
 # proxy already answering on the port is reused, unless its logical databases
-# cannot reach their backends (then the proxy this script started is
-# restarted).
+# cannot reach their backends or scripts/proxy changed since it started
+# (then the proxy this script started is restarted).
 #
 #   bash scripts/proxy-setup.sh          # after scripts/db-setup.sh
 #   bash scripts/proxy-setup.sh stop     # stop the proxy this script started
@@ -56,8 +56,23 @@ proxy_serves() { # every logical database answers a query that needs a backend c
   done
 }
 
+# ours: the pid file names a live proxy this script started (its command
+# line is LoopbackProxy's: a pid reused since by another process, a
+# database server, is never signalled).
+ours() {
+  local pid
+  [ -f "$PIDFILE" ] && pid=$(cat "$PIDFILE") && kill -0 "$pid" 2>/dev/null &&
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q LoopbackProxy
+}
+
+# conf_sum: what the running proxy was started from (its rules, pools,
+# jars and launcher); a changed one restarts the proxy this script started.
+conf_sum() {
+  cat scripts/proxy/conf/* scripts/proxy/pom.xml scripts/proxy/LoopbackProxy.java | sha256sum | cut -d' ' -f1
+}
+
 if [ "${1:-}" = stop ]; then
-  if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+  if ours; then
     kill "$(cat "$PIDFILE")" && log "stopped proxy (pid $(cat "$PIDFILE"))"
   fi
   rm -f "$PIDFILE"
@@ -72,16 +87,24 @@ fi
 why="its configuration is out of date"
 if proxy_up; then
   if proxy_serves; then
-    log "proxy already running on 127.0.0.1:$PORT"
-    exit 0
-  fi
-  why="a query waited for a backend connection (its pool is exhausted)"
-  if ! { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }; then
-    log "the proxy on 127.0.0.1:$PORT cannot reach its backends ($why) and was not started by this script: stop it"
-    exit 1
+    if [ "$(cat "$RUN/config.sha" 2>/dev/null)" = "$(conf_sum)" ]; then
+      log "proxy already running on 127.0.0.1:$PORT"
+      exit 0
+    fi
+    if ! ours; then
+      log "warning: the proxy on 127.0.0.1:$PORT was not started by this script from scripts/proxy as it is now: reused as it is"
+      exit 0
+    fi
+    why="scripts/proxy changed since it started (rules, pools, jars or launcher)"
+  else
+    why="a query waited for a backend connection (its pool is exhausted)"
+    if ! ours; then
+      log "the proxy on 127.0.0.1:$PORT cannot reach its backends ($why) and was not started by this script: stop it"
+      exit 1
+    fi
   fi
 fi
-if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+if ours; then
   old=$(cat "$PIDFILE")
   log "restarting the proxy (pid $old): $why"
   kill "$old"
@@ -141,6 +164,7 @@ log "starting ShardingSphere-Proxy $VERSION on 127.0.0.1:$PORT"
   -cp "$RUN/conf:$CACHE/classes:$CACHE/lib/*" LoopbackProxy "$PORT" "$RUN/conf" 127.0.0.1 \
   </dev/null >"$RUN/proxy.log" 2>&1) &
 echo $! >"$PIDFILE"
+conf_sum >"$RUN/config.sha"
 for _ in $(seq 1 "$WAIT"); do
   proxy_up && break
   kill -0 "$(cat "$PIDFILE")" 2>/dev/null || break

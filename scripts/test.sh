@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # scripts/test.sh — the whole benchpress test suite on a fresh Debian machine.
 #
+#   0. installs the tools it calls when missing (curl, jq, python3, iproute2's
+#      ss, git);
 #   1. installs (when missing) and starts MariaDB and PostgreSQL on 127.0.0.1
 #      (scripts/db-setup.sh), Prometheus node_exporter and process-exporter
 #      on 127.0.0.1:9100 and :9256 (scripts/exporters-setup.sh),
 #      ShardingSphere-Proxy 5.1.0 over MariaDB on 127.0.0.1:13307
 #      (scripts/proxy-setup.sh: a JDK and Maven from Debian, the proxy from
 #      Maven Central, cached) and Chromium for the HTML report test;
-#   2. installs staticcheck with `go install`;
+#   2. installs staticcheck with `go install` (pinned: $STATICCHECK_VERSION);
 #   3. runs the gofmt check, go vet, staticcheck;
 #   4. runs `go test ./...` with BP_REQUIRE_DBS=1, so integration tests on
 #      MariaDB, PostgreSQL, SQLite and through the sharding proxy fail instead
@@ -20,7 +22,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:$(go env GOPATH)/bin"
-STATICCHECK_VERSION=${STATICCHECK_VERSION:-latest}
+# Pinned: a new staticcheck release must not turn CI red with no change here.
+STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
+GOBIN_DIR=$(go env GOBIN); [ -n "$GOBIN_DIR" ] && export PATH="$PATH:$GOBIN_DIR"
 passed=0; failed=0; failures=()
 step() { # step NAME CMD...: run a step, count it
   local name=$1; shift
@@ -36,13 +40,35 @@ setup_chromium() {
   apt_install chromium fonts-dejavu-core
 }
 
+# The tools the scripts and tests call (curl: the exporters' wait; jq and
+# python3: the bench smoke; ss: the "listens on 127.0.0.1 only" checks;
+# git: the gofmt file list), present on most images, not on a bare Debian.
+setup_tools() {
+  local missing=() c p
+  for c in curl:curl jq:jq python3:python3 ss:iproute2 git:git; do
+    command -v "${c%%:*}" >/dev/null 2>&1 || missing+=("${c#*:}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  # shellcheck source=scripts/lib/apt.sh
+  . scripts/lib/apt.sh
+  apt_install "${missing[@]}"
+}
+
+step "tools (curl, jq, python3, iproute2, git)" setup_tools
 step "databases (MariaDB, PostgreSQL)" bash scripts/db-setup.sh
 step "exporters (node_exporter, process-exporter)" bash scripts/exporters-setup.sh
 step "sharding proxy (ShardingSphere-Proxy)" bash scripts/proxy-setup.sh
 step "chromium" setup_chromium
 step "staticcheck install" go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
 
-gofmt_check() { local bad; bad=$(gofmt -l $(git ls-files '*.go')); [ -z "$bad" ] || { echo "gofmt needed:"; echo "$bad"; return 1; }; }
+gofmt_check() {
+  local files bad
+  # The checkout's files; outside a git checkout (a source tarball) all of them.
+  files=$(git ls-files '*.go' 2>/dev/null) || files=$(find . -name '*.go' -not -path './.git/*')
+  [ -n "$files" ] || { echo "gofmt: no Go files found"; return 1; }
+  # shellcheck disable=SC2086
+  bad=$(gofmt -l $files); [ -z "$bad" ] || { echo "gofmt needed:"; echo "$bad"; return 1; }
+}
 step "gofmt" gofmt_check
 step "go vet" go vet ./...
 step "staticcheck" staticcheck ./...

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -28,11 +29,21 @@ func run() int {
 	// classifies and counts them, so the driver's own log would only garble
 	// the live lines.
 	_ = mysql.SetLogger(log.New(io.Discard, "", 0))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The first Ctrl-C (or SIGTERM) stops the run: the window's figures
+	// are folded, the watch and the database read, the result saved, which
+	// can take seconds; the user is told so. A second one quits at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C kills the process the usual way
+		s := <-sigs
+		fmt.Fprintf(os.Stderr, "\nbenchpress: %v: stopping, saving what was measured (again to quit at once and lose it)\n", s)
+		cancel()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "benchpress: quit before the results were saved")
+		os.Exit(cli.ExitInterrupted)
 	}()
 	exe, _ := os.Executable()
 	app := &cli.App{
@@ -52,10 +63,11 @@ func run() int {
 	root.SetArgs(os.Args[1:])
 	err := root.ExecuteContext(ctx)
 	code := cli.ExitCode(err)
-	if err != nil && code != cli.ExitInterrupted {
-		fmt.Fprintf(os.Stderr, "benchpress: %v\n", err)
-	} else if code == cli.ExitInterrupted {
+	switch {
+	case code == cli.ExitInterrupted && (errors.Is(err, cli.ErrInterrupted) && err.Error() == cli.ErrInterrupted.Error() || errors.Is(err, context.Canceled) && err.Error() == context.Canceled.Error()):
 		fmt.Fprintln(os.Stderr, "benchpress: interrupted")
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "benchpress: %v\n", err)
 	}
 	return code
 }

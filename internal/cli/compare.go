@@ -24,7 +24,7 @@ directories, cases are matched by id and steps by concurrency, and each
 case gets overhead = (A - B) / A and speed-up = B / A per concurrency.`,
 		Example: `  benchpress compare results/direct.json results/proxy.json
   benchpress compare results/poc-v1/ results/poc-v2/`,
-		Args: cobra.ExactArgs(2),
+		Args: usageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := report.Compare(args[0], args[1])
 			if err != nil {

@@ -320,10 +320,25 @@ func finishRun(app *App, run *results.Run, err error, jsonPath, what string, pri
 	console.PrintWatch(app.Out, run)
 	console.Partitions(app.Out, run)
 	console.Verdict(app.Out, run)
-	if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
-		err = jerr
+	return withJSON(withVerdict(run, err), writeJSON(app, jsonPath, run))
+}
+
+// jsonError is a result that could not be written to --json: the command
+// exits 1 (ExitFailure) whatever else happened, as no exit code that says
+// "results written" (130, 8, 10, 11) may stand; the other error (the
+// verdict, the interruption) is said with it.
+type jsonError struct{ err error }
+
+func (e *jsonError) Error() string { return "writing the result: " + e.err.Error() }
+func (e *jsonError) Unwrap() error { return e.err }
+func (e *jsonError) ExitCode() int { return ExitFailure }
+
+// withJSON joins a failed --json write (jerr) to the command's error err.
+func withJSON(err, jerr error) error {
+	if jerr == nil {
+		return err
 	}
-	return withVerdict(run, err)
+	return errors.Join(&jsonError{jerr}, err)
 }
 
 // withVerdict is err with run's verdict as the command's error (exit codes

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"benchpress/internal/results"
 	"benchpress/internal/runwatch"
 	"benchpress/internal/target"
+	"benchpress/internal/workload"
 	_ "benchpress/internal/workload/all" // every workload family registers itself
 )
 
@@ -38,7 +40,7 @@ func subCommand(app *App, m *registry.Meta, c registry.Command) *cobra.Command {
 	case registry.ArgsNone:
 		cmd.Args = noArgsUsage
 	case registry.ArgsAtMostOne:
-		cmd.Args = cobra.MaximumNArgs(1)
+		cmd.Args = usageArgs(cobra.MaximumNArgs(1))
 	}
 	action := c.Bind(cmd.Flags())
 	hideRunOnly(cmd, m.Name, c.RunOnly)
@@ -182,7 +184,7 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 			watch.Finish(ctx, run, from, to)
 		}
 		if run != nil && err == nil && spec.After != nil {
-			err = spec.After(ctx, conn, run)
+			err = afterRun(ctx, spec, conn, run)
 		}
 		return run, spec, err
 	}
@@ -198,9 +200,21 @@ func runResolved(ctx context.Context, app *App, opts registry.RunOptions, quiet 
 	}
 	run, err := executeRun(ctx, app, rs)
 	if run != nil && err == nil && spec.After != nil {
-		err = spec.After(ctx, conn, run)
+		err = afterRun(ctx, spec, conn, run)
 	}
 	return run, spec, err
+}
+
+// afterRun runs the spec's after-run step (TPC-C's --check) on a measured
+// run. One that did not finish (Ctrl-C, a lost session) leaves the run
+// marked (results.AfterUnfinished): never "verdict: OK" over a partial
+// list of passed checks.
+func afterRun(ctx context.Context, spec *registry.Spec, conn *target.Connector, run *results.Run) error {
+	err := spec.After(ctx, conn, run)
+	if err != nil && !errors.Is(err, workload.ErrCheckFailed) {
+		results.AfterUnfinished(run, err, ctx.Err() != nil)
+	}
+	return err
 }
 
 // runName is the workload's name as a result saves it: "tpcc",
@@ -221,6 +235,13 @@ func saveRefused(app *App, opts registry.RunOptions, name string, started time.T
 		return
 	}
 	r := results.Refused(name, opts.Target().URL, string(target.KindOf(opts.Target().URL)), app.Version, started, err, target.Hint(err))
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled) {
+		// Stopped by the user before a result could be made (while
+		// connecting, or --processes' partitions, which are not merged
+		// when interrupted): not a failed run, and nothing measured here.
+		r.Status = "interrupted"
+		r.VerdictReasons = []string{"interrupted before a result was made: " + err.Error()}
+	}
 	if werr := writeJSON(app, path, r); werr != nil {
 		fmt.Fprintf(app.Err, "benchpress: %v\n", werr)
 	}

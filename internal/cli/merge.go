@@ -41,7 +41,7 @@ unless --min-success is given here.`,
 		Example: `  benchpress merge merged.json part-0.json part-1.json part-2.json part-3.json
   kubectl logs -l job-name=tpcc-run --tail=-1 --max-log-requests=16 > parts.log
   benchpress merge merged.json parts.log`,
-		Args: cobra.MinimumNArgs(2),
+		Args: usageArgs(cobra.MinimumNArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("min-success") {
 				minSuccess = results.MinSuccessUnset

@@ -69,11 +69,9 @@ as ./benchpress-data/quickstart/quickstart.json.`,
 			if run != nil {
 				results.Rejudge(run)
 				console.Summary(app.Out, run)
+				console.PrintWatch(app.Out, run)
 				console.Verdict(app.Out, run)
-				if jerr := writeJSON(app, jsonPath, run); jerr != nil && err == nil {
-					err = jerr
-				}
-				err = withVerdict(run, err)
+				err = withJSON(withVerdict(run, err), writeJSON(app, jsonPath, run))
 			}
 			if err != nil {
 				return err

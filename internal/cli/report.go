@@ -34,7 +34,7 @@ any directory of run JSON files, or a single run JSON file. The report holds:
 Output is deterministic: the same results give byte-identical files.`,
 		Example: `  benchpress report results/poc-2026-11-22/
   benchpress report results/tpcc-run.json`,
-		Args: cobra.ExactArgs(1),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			files, err := report.Generate(args[0])
 			if err != nil {

@@ -67,7 +67,7 @@ differs from the directory's plan.yaml.`,
 		Example: `  benchpress sweep poc.yaml --dry-run
   BENCH_PW=secret benchpress sweep poc.yaml --out results/poc
   benchpress sweep poc.yaml --out results/poc --resume`,
-		Args: cobra.ExactArgs(1),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := sweep.LoadPlan(args[0])
 			if err != nil {
@@ -80,7 +80,9 @@ differs from the directory's plan.yaml.`,
 			for _, w := range plan.Warnings {
 				fmt.Fprintln(app.Err, "warning:", w)
 			}
-			watchPlanHosts(app, plan.Hosts)
+			if err := watchPlanHosts(app, plan.Hosts); err != nil {
+				return err
+			}
 			if dryRun {
 				sweep.PrintDryRun(app.Out, plan)
 				return nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,11 +43,11 @@ func addWatchFlags(root *cobra.Command, app *App) {
 }
 
 // watchPlanHosts adds a plan's hosts: to the hosts every step watches.
-func watchPlanHosts(app *App, hosts []monitor.HostSpec) {
+func watchPlanHosts(app *App, hosts []monitor.HostSpec) error {
 	if app.watch == nil {
 		app.watch = runwatch.NewOptions()
 	}
-	app.watch.SetPlanHosts(hosts)
+	return app.watch.SetPlanHosts(hosts)
 }
 
 // refuseLiveProcesses refuses --metrics-addr (liveProcesses) on a run
@@ -63,7 +64,13 @@ func refuseLiveProcesses(cmd *cobra.Command, args []string, o *runwatch.Options)
 		}
 		plan, err := sweep.LoadPlan(args[0])
 		if err != nil {
-			return err // the sweep's own error, before a server is opened for it
+			// The sweep's own error and exit code (2), before a server is
+			// opened for it.
+			var pe *sweep.PlanError
+			if errors.As(err, &pe) {
+				return pe
+			}
+			return usagef("%v", err)
 		}
 		if ids := plan.LocalProcessCases(); len(ids) > 0 {
 			return liveProcesses(strings.Join(ids, ", "))

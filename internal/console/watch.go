@@ -27,8 +27,18 @@ func PrintWatch(w io.Writer, run *results.Run) {
 				t.Add(h.Name, h.Role, "-", "-", "-", "-", "-", "-", "-", "-")
 				continue
 			}
-			t.Add(h.Name, h.Role, F1(h.CPUPct), f0k(h.NetRxBps), f0k(h.NetTxBps), f0k(h.LoopbackRxBps), f0k(h.LoopbackTxBps),
-				f0k(h.DiskReadBps), f0k(h.DiskWriteBps), F1(h.DiskUtilPct))
+			nk := func(bps float64) string {
+				if h.NoNet {
+					return "-"
+				}
+				return f0k(bps)
+			}
+			dk, util := f0k, F1(h.DiskUtilPct)
+			if h.NoDisk {
+				dk, util = func(float64) string { return "-" }, "-"
+			}
+			t.Add(h.Name, h.Role, F1(h.CPUPct), nk(h.NetRxBps), nk(h.NetTxBps), nk(h.LoopbackRxBps), nk(h.LoopbackTxBps),
+				dk(h.DiskReadBps), dk(h.DiskWriteBps), util)
 		}
 		t.Write(w)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"benchpress/internal/results"
 )
 
 // Labels and field paths the manifest relies on.
@@ -55,9 +57,8 @@ type Spec struct {
 var reserved = []string{"--partition", "--run-id", "--json", "--password-env", "--processes", "--cpuset", "--start-at"}
 
 var (
-	dnsLabel   = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	quantity   = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
-	inlinePass = regexp.MustCompile(`://[^/@\s]*:[^/@\s]*@`)
+	dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	quantity = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
 )
 
 // Validate returns every problem at once.
@@ -97,11 +98,29 @@ func (s *Spec) Validate() error {
 				errs = append(errs, fmt.Errorf("%s is set by the Job for every pod; leave it out of the run command", r))
 			}
 		}
-		if inlinePass.MatchString(a) {
-			errs = append(errs, errors.New("the run command holds a password in a URL; keep it in a Secret (--secret) instead"))
+		if holdsPassword(a) {
+			errs = append(errs, errors.New("the run command holds a password (in a URL or a password property); keep it in a Secret (--secret) instead"))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// holdsPassword tells whether a run-command argument carries a password:
+// a URL's user-info or secret query parameter (by the rule the results
+// redact with: the user-info ends at the last '@', so a password with '/'
+// or a space is found) or a workload property named for one
+// (db.passwd=..., -p mysql.password=...).
+func holdsPassword(a string) bool {
+	if strings.Contains(a, "://") && results.Redact(a) != a {
+		return true
+	}
+	if strings.HasPrefix(a, "-") {
+		return false // a flag's name (--password-env is a reserved flag)
+	}
+	if name, value, ok := strings.Cut(a, "="); ok && value != "" && !strings.Contains(value, "://") {
+		return results.MaskProperty(name, value) != value
+	}
+	return false
 }
 
 // Job builds the Indexed Job.

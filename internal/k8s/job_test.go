@@ -121,6 +121,9 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{"inline password", func(s *Spec) { s.Args[3] = "mysql://bench:secret@db:3306/tpcc" }, "Secret"},
+		{"inline password with '/'", func(s *Spec) { s.Args[3] = "mysql://bench:a/b+c=@db:3306/tpcc" }, "Secret"},
+		{"password query parameter", func(s *Spec) { s.Args[3] = "postgres://bench@db/tpcc?password=x" }, "Secret"},
+		{"password property", func(s *Spec) { s.Args = append(s.Args, "-p", "db.passwd=x") }, "Secret"},
 		{"partition given", func(s *Spec) { s.Args = append(s.Args, "--partition=0/4") }, "--partition is set by the Job"},
 		{"json given", func(s *Spec) { s.Args = append(s.Args, "--json", "x.json") }, "--json is set by the Job"},
 		{"bad name", func(s *Spec) { s.Name = "TPCC_run" }, "DNS label"},

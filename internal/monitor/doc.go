@@ -32,6 +32,5 @@
 // A [Watcher] samples every host on its own goroutine once per interval and
 // never touches the run's hot path. A reading that fails (a host that stops
 // answering) is a gap: the intervals touching it are left out of the means,
-// recorded with their error and reported as a note. [Sampler] is the older
-// single-host series of the local host.
+// recorded with their error and reported as a note.
 package monitor

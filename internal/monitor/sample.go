@@ -83,7 +83,13 @@ var stackedDisk = regexp.MustCompile(`^(dm-|md)\d+$`)
 // (their slaves carry the same bytes). They keep their own row, but a
 // host's NIC totals leave them out: a database in a container answering
 // clients on eth0 would count its bytes on eth0, docker0 and its veth.
-var stackedNIC = regexp.MustCompile(`^(veth|docker\d|br-|virbr|lxcbr|lxc|cni|flannel|cali|weave|vxlan|tunl|kube-|vnet|bond)`)
+//
+// Linux bridges named br0, vmbr0 (Proxmox) or bridge0, team masters, Open
+// vSwitch, Cilium, Geneve and macvtap devices and VLAN sub-interfaces
+// (eno1.100, vlan100) are stacked the same way. By name alone a remote
+// host's plumbing cannot always be told apart: an interface named
+// otherwise is counted.
+var stackedNIC = regexp.MustCompile(`^(veth|docker\d|br-|br\d|vmbr|bridge|virbr|lxcbr|lxc|cni|flannel|cali|weave|vxlan|tunl|kube-|vnet|bond|team|ovs-|cilium_|genev_sys|macvtap|vlan)|\.\d+$`)
 
 // rates turns two readings of the same source, a before b, into the sample
 // for the interval between them. Interfaces or devices missing from either

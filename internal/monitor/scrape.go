@@ -10,32 +10,37 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"benchpress/internal/results"
 )
 
 // families is one scrape of a Prometheus text endpoint, by metric name.
 type families map[string]*dto.MetricFamily
 
 // scrape fetches url (a node_exporter or process-exporter /metrics page) and
-// parses it with expfmt's text parser. The error names the URL and keeps
+// parses it with expfmt's text parser. The error names the URL (without
+// its basic-auth password: errors are saved and shown) and keeps
 // the HTTP status or the parser's message.
 func scrape(ctx context.Context, client *http.Client, url string) (families, error) {
+	shown := results.RedactHTTP(url)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", url, err)
+		// url.Error quotes the whole URL, password included.
+		return nil, fmt.Errorf("scrape %s: not a valid URL", shown)
 	}
 	req.Header.Set("Accept", "text/plain;version=0.0.4")
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", url, err)
+		return nil, fmt.Errorf("scrape %s: %w", shown, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-		return nil, fmt.Errorf("scrape %s: HTTP %s", url, resp.Status)
+		return nil, fmt.Errorf("scrape %s: HTTP %s", shown, resp.Status)
 	}
 	fams, err := parseFamilies(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", url, err)
+		return nil, fmt.Errorf("scrape %s: %w", shown, err)
 	}
 	return fams, nil
 }

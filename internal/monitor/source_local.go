@@ -12,14 +12,8 @@ import (
 	"github.com/shirou/gopsutil/v4/net"
 )
 
-// counterSource reads a host's cumulative counters. A source is used by one
-// goroutine at a time. On a partial failure it returns what it could read
-// together with an error.
-type counterSource interface {
-	read(ctx context.Context) (Counters, error)
-}
-
-// localSource reads the local host through gopsutil.
+// localSource reads the local host through gopsutil. On a partial failure
+// its read returns what it could read together with an error.
 type localSource struct{}
 
 func (localSource) read(ctx context.Context) (Counters, error) {

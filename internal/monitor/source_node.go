@@ -2,9 +2,14 @@ package monitor
 
 import (
 	"errors"
+	"fmt"
 
 	dto "github.com/prometheus/client_model/go"
 )
+
+// errNotNode is nodeCounters' answer for a page without node_exporter's
+// CPU counters (a process-exporter page).
+var errNotNode = errors.New("no node_cpu_seconds_total: not a node_exporter page")
 
 // nodeCounters fills a host's Counters from one node_exporter scrape:
 //
@@ -22,8 +27,10 @@ import (
 func nodeCounters(f families) (Counters, error) {
 	var c Counters
 	cpus := map[string]bool{}
+	instances := map[string]bool{}
 	ok := f.each("node_cpu_seconds_total", func(m *dto.Metric, v float64) {
 		cpus[label(m, "cpu")] = true
+		instances[label(m, "instance")] = true
 		switch label(m, "mode") {
 		case "idle":
 			c.CPU.Idle += v
@@ -42,13 +49,21 @@ func nodeCounters(f families) (Counters, error) {
 		}
 	})
 	if !ok {
-		return c, errors.New("no node_cpu_seconds_total: not a node_exporter page")
+		return c, errNotNode
+	}
+	if len(instances) > 1 {
+		// A federation or relay page: summed, its CPU seconds would be
+		// several hosts' over one host's cores, its devices would collide.
+		return c, fmt.Errorf("the page holds %d hosts' node_cpu_seconds_total (instance labels): give each host's own node_exporter URL", len(instances))
 	}
 	c.CPU.Cores = len(cpus)
 	var total, avail float64
+	hasAvail := false
 	f.each("node_memory_MemTotal_bytes", func(_ *dto.Metric, v float64) { total = v })
-	f.each("node_memory_MemAvailable_bytes", func(_ *dto.Metric, v float64) { avail = v })
-	if total > 0 {
+	f.each("node_memory_MemAvailable_bytes", func(_ *dto.Metric, v float64) { avail, hasAvail = v, true })
+	if total > 0 && hasAvail {
+		// Without MemAvailable (kernels before 3.14, some containers) the
+		// memory in use is unknown: left unset, shown as "-", not as 100 %.
 		c.MemTotalBytes = uint64(total)
 		if avail <= total {
 			c.MemUsedBytes = uint64(total - avail)

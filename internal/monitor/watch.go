@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+
+	"benchpress/internal/results"
 
 	"github.com/shirou/gopsutil/v4/cpu"
 )
@@ -51,7 +54,10 @@ type reading struct {
 	// (remote hosts): each page is dated to the middle of its request, so
 	// its instant is known to within half of it.
 	answer time.Duration
-	err    error
+	err    error // the host's figures failed: a gap for them
+	// procsErr is why a reading whose host figures came has no process
+	// groups (their exporter failed): a gap for the processes alone.
+	procsErr error
 }
 
 // procsTime is when the reading's process groups were read.
@@ -82,6 +88,8 @@ type Watcher struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
+	// ownClient: the watcher made cfg.Client and closes its connections.
+	ownClient bool
 }
 
 // StartWatch takes a first reading of every host (the baseline) and keeps
@@ -91,8 +99,9 @@ func StartWatch(ctx context.Context, cfg WatchConfig) (*Watcher, error) {
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
 	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 2}}
+	own := cfg.Client == nil
+	if own {
+		cfg.Client = &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 2, IdleConnTimeout: time.Minute}}
 	}
 	seen := map[string]bool{}
 	var errs []error
@@ -109,7 +118,7 @@ func StartWatch(ctx context.Context, cfg WatchConfig) (*Watcher, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &Watcher{cfg: cfg, cancel: cancel}
+	w := &Watcher{cfg: cfg, cancel: cancel, ownClient: own}
 	for _, h := range cfg.Hosts {
 		hw := &hostWatch{spec: h}
 		if h.Local() {
@@ -136,6 +145,11 @@ func (w *Watcher) Stop() {
 	w.once.Do(func() {
 		w.cancel()
 		w.wg.Wait()
+		if w.ownClient {
+			// Exporters keep idle connections open (no server idle
+			// timeout): one watch per sweep step would pile them up.
+			w.cfg.Client.CloseIdleConnections()
+		}
 	})
 }
 
@@ -168,8 +182,8 @@ func (hw *hostWatch) add(r reading) {
 }
 
 // read takes one reading of the host. A local partial failure (e.g. no
-// disk counters) keeps what was read; a remote page that fails makes the
-// whole reading a gap.
+// disk counters) keeps what was read; a remote page that fails costs the
+// figures no other page of the host gave (host counters, process groups).
 func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
 	if hw.spec.Local() {
 		c, err := hw.local.read(ctx)
@@ -185,19 +199,26 @@ func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
 		}
 		if p, perr := hw.procs.read(); perr == nil {
 			r.procs = p
+		} else {
+			r.procsErr = perr
 		}
 		return r
 	}
 	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout(cfg.Interval))
 	defer cancel()
 	// The pages are fetched at once; each reading is stamped with the middle
-	// of its request, the best guess of when the exporter read the host.
+	// of its request, the best guess of when the exporter read the host. A
+	// failed reading is dated to the start of its requests: dated to their
+	// end (a timeout comes 5-20 s later) a host that died near the window's
+	// end would fall after it and leave no gap.
 	type page struct {
+		url  string
 		fams families
 		at   time.Time
 		took time.Duration
 		err  error
 	}
+	start := time.Now()
 	pages := make([]page, len(hw.spec.URLs))
 	var wg sync.WaitGroup
 	for i, u := range hw.spec.URLs {
@@ -207,34 +228,68 @@ func (hw *hostWatch) read(ctx context.Context, cfg *WatchConfig) reading {
 			t0 := time.Now()
 			fams, err := scrape(ctx, cfg.Client, u)
 			took := time.Since(t0)
-			pages[i] = page{fams: fams, at: t0.Add(took / 2), took: took, err: err}
+			pages[i] = page{url: results.RedactHTTP(u), fams: fams, at: t0.Add(took / 2), took: took, err: err}
 		}()
 	}
 	wg.Wait()
-	r := reading{at: time.Now()}
+	// Each page is used for what it holds, and fails for that alone: a
+	// process-exporter too slow for the timeout (smaps of 2048 backends)
+	// costs the process groups, not node_exporter's host figures.
+	r := reading{at: start}
+	var hostErr, procErr, anyErr error
 	for _, p := range pages {
 		if p.err != nil {
-			return reading{at: r.at, err: p.err}
+			anyErr = p.err
+			continue
 		}
 		r.answer = max(r.answer, p.took)
-	}
-	for _, p := range pages {
 		if c, err := nodeCounters(p.fams); err == nil {
 			c.At = p.at
 			r.counters = &c
 			r.at = p.at
+		} else if !errors.Is(err, errNotNode) {
+			hostErr = fmt.Errorf("host %s: %s: %w", hw.spec.Name, p.url, err)
 		}
 		if g, ok := procCounters(p.fams); ok {
 			r.procs, r.procsAt = g, p.at
 		}
 	}
-	if r.counters == nil && r.procs != nil {
-		r.at = r.procsAt
+	if anyErr != nil {
+		// Which page failed is unknown when it never answered: a failed
+		// page costs whichever kind of figure no other page gave.
+		if r.counters == nil {
+			hostErr = anyErr
+		}
+		if r.procs == nil {
+			procErr = anyErr
+		}
 	}
-	if r.counters == nil && r.procs == nil {
-		return reading{at: r.at, err: fmt.Errorf("host %s: no node_exporter or process-exporter metrics at %v", hw.spec.Name, hw.spec.URLs)}
+	switch {
+	case r.counters == nil && r.procs == nil:
+		if hostErr == nil {
+			hostErr = fmt.Errorf("host %s: no node_exporter or process-exporter metrics at %s", hw.spec.Name, redactedURLs(hw.spec.URLs))
+		}
+		return reading{at: start, err: hostErr}
+	case r.counters == nil:
+		r.at = r.procsAt
+		if hostErr != nil {
+			// node_exporter failed, process-exporter answered: the host's
+			// figures have a gap, the process groups none.
+			r.err = hostErr
+		}
+	case r.procs == nil && procErr != nil:
+		r.procsErr = procErr
 	}
 	return r
+}
+
+// redactedURLs lists urls without their basic-auth passwords.
+func redactedURLs(urls []string) string {
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = results.RedactHTTP(u)
+	}
+	return strings.Join(out, " ")
 }
 
 // snapshot copies the readings so far.

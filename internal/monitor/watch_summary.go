@@ -29,6 +29,15 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 		if n := answerNote(h, to.Sub(from)); n != "" {
 			notes = append(notes, n)
 		}
+		if h.Resets > 0 {
+			notes = append(notes, fmt.Sprintf("watched host %s: %d interval(s) left out of its figures because a counter went back (a reboot, a restarted exporter, a process group whose processes exited)", h.Name, h.Resets))
+		}
+		for _, p := range procs {
+			if len(p.Gaps) > 0 && !sameGaps(p.Gaps, h.Gaps) {
+				notes = append(notes, fmt.Sprintf("watched host %s: its process figures have %d gap(s), first at %.0f s: %s", h.Name, len(p.Gaps), p.Gaps[0].FromS, firstLine(p.Gaps[0].Error)))
+				break
+			}
+		}
 		if h.Samples == 0 && h.Error != "" {
 			notes = append(notes, fmt.Sprintf("watched host %s gave no figures: %s", h.Name, firstLine(h.Error)))
 		} else if len(h.Gaps) > 0 {
@@ -106,16 +115,23 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 		mid := a.Add(b.Sub(a) / 2)
 		return !mid.Before(from) && !mid.After(to)
 	}
-	inWindow := midIn
-	for i := 1; i < len(rs); i++ {
-		if inside(rs[i-1].at, rs[i].at) {
-			inWindow = inside
-			break
+	// The host's intervals are chosen on its node page's instants, the
+	// processes' on their own page's (process-exporter answers later: by
+	// the node page's instants its last interval would run past the
+	// window's end into the idle after the run and read low).
+	hostAt := func(r *reading) time.Time { return r.at }
+	procAt := func(r *reading) time.Time { return r.procsTime() }
+	windowOf := func(at func(*reading) time.Time) func(a, b time.Time) bool {
+		for i := 1; i < len(rs); i++ {
+			if inside(at(&rs[i-1]), at(&rs[i])) {
+				return inside
+			}
 		}
+		return midIn
 	}
 	rel := func(t time.Time) float64 { return round1(t.Sub(from).Seconds()) }
 
-	var wsum float64 // seconds of host intervals summed
+	var wsum, netW, diskW float64 // seconds of host intervals summed (all; with NIC figures; with disk figures)
 	net := map[string]results.IORate{}
 	disk := map[string]results.IORate{}
 	type procAcc struct {
@@ -125,96 +141,142 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 		series               []results.ProcPoint
 	}
 	procs := map[string]*procAcc{}
-	var gap *results.Gap
-	closeGap := func(t time.Time) {
-		if gap != nil {
-			gap.ToS = max(gap.FromS, rel(t))
-			h.Gaps = append(h.Gaps, *gap)
-			gap = nil
-		}
-	}
-	for i := range rs {
-		r := rs[i]
-		if r.err != nil && h.Error == "" {
-			h.Error = r.err.Error()
-		}
-		if i == 0 {
-			continue
-		}
-		prev := rs[i-1]
-		if !inWindow(prev.at, r.at) {
-			continue
-		}
-		if r.err != nil || prev.err != nil {
+	// gaps collects the stretches in which a reading failed for one kind
+	// of figure (failed says whether a reading failed for it).
+	gaps := func(inWindow func(a, b time.Time) bool, at func(*reading) time.Time, failed func(*reading) error) []results.Gap {
+		var out []results.Gap
+		var gap *results.Gap
+		for i := 1; i < len(rs); i++ {
+			prev, r := &rs[i-1], &rs[i]
+			if !inWindow(at(prev), at(r)) && !(failed(r) != nil && !at(prev).After(to) && at(r).After(to)) {
+				continue
+			}
+			pe, re := failed(prev), failed(r)
+			if pe == nil && re == nil {
+				continue
+			}
 			if gap == nil {
-				gap = &results.Gap{FromS: max(0, rel(prev.at))}
-				if r.err != nil {
-					gap.Error = r.err.Error()
+				gap = &results.Gap{FromS: max(0, rel(at(prev)))}
+				if re != nil {
+					gap.Error = re.Error()
 				} else {
-					gap.Error = prev.err.Error()
+					gap.Error = pe.Error()
 				}
 			}
-			if r.err == nil {
-				closeGap(r.at)
+			if re == nil {
+				gap.ToS = max(gap.FromS, rel(at(r)))
+				out = append(out, *gap)
+				gap = nil
 			}
+		}
+		if gap != nil {
+			gap.ToS = max(gap.FromS, rel(to))
+			out = append(out, *gap)
+		}
+		return out
+	}
+	hostFailed := func(r *reading) error { return r.err }
+	procsFailed := func(r *reading) error {
+		if r.procs != nil {
+			return nil
+		}
+		if r.procsErr != nil {
+			return r.procsErr
+		}
+		return r.err
+	}
+	for i := range rs {
+		if rs[i].err != nil && h.Error == "" {
+			h.Error = rs[i].err.Error()
+		}
+	}
+	inWindow := windowOf(hostAt)
+	h.Gaps = gaps(inWindow, hostAt, hostFailed)
+	for i := 1; i < len(rs); i++ {
+		prev, r := rs[i-1], rs[i]
+		if !inWindow(prev.at, r.at) || r.err != nil || prev.err != nil {
 			continue
 		}
 		dt := r.at.Sub(prev.at).Seconds()
 		if dt <= 0 {
 			continue
 		}
-		if prev.counters != nil && r.counters != nil {
-			s := rates(*prev.counters, *r.counters)
-			h.Samples++
-			wsum += dt
-			h.CPUPct += s.CPUPct * dt
-			h.CPUMaxPct = max(h.CPUMaxPct, s.CPUPct)
-			h.UserPct += s.UserPct * dt
-			h.SysPct += s.SysPct * dt
-			h.IowaitPct += s.IowaitPct * dt
-			h.StealPct += s.StealPct * dt
-			h.StealMaxPct = max(h.StealMaxPct, math.Round(s.StealPct*100)/100)
-			h.Cores = max(h.Cores, s.Cores)
-			h.MemUsedBytes = max(h.MemUsedBytes, s.MemUsedBytes)
-			h.MemTotalBytes = s.MemTotalBytes
-			var rx, tx float64
-			for name, n := range s.Net {
-				if name == "lo" && len(s.Net) == 1 {
-					h.LoopbackRxBps += n.RxBps * dt
-					h.LoopbackTxBps += n.TxBps * dt
-					continue
-				}
-				a := net[name]
-				a.InBps += n.RxBps * dt
-				a.OutBps += n.TxBps * dt
-				net[name] = a
-				if stackedNIC.MatchString(name) {
-					continue // its traffic crosses another interface too, counted there
-				}
-				rx += n.RxBps
-				tx += n.TxBps
-			}
-			if s.Loopback != nil {
-				h.LoopbackRxBps += s.Loopback.RxBps * dt
-				h.LoopbackTxBps += s.Loopback.TxBps * dt
-			}
-			h.NetRxBps += rx * dt
-			h.NetTxBps += tx * dt
-			for name, d := range s.Disk {
-				a := disk[name]
-				a.InBps += d.ReadBps * dt
-				a.OutBps += d.WriteBps * dt
-				a.UtilPct += d.UtilPct * dt
-				disk[name] = a
-				if stackedDisk.MatchString(name) {
-					continue // its I/O is on the disks beneath, counted there
-				}
-				h.DiskReadBps += d.ReadBps * dt
-				h.DiskWriteBps += d.WriteBps * dt
-			}
-			h.Series = append(h.Series, results.HostPoint{T: rel(r.at), CPUPct: round1(s.CPUPct), NetRxBps: math.Round(rx), NetTxBps: math.Round(tx)})
-		}
 		h.AnswerMaxMS = max(h.AnswerMaxMS, math.Round(float64(max(r.answer, prev.answer).Microseconds())/100)/10)
+		if prev.counters == nil || r.counters == nil {
+			continue
+		}
+		if r.counters.CPU.Total() < prev.counters.CPU.Total() {
+			// The host's counters went back (a reboot, a restarted
+			// exporter in a container): not a zero-rate interval.
+			h.Resets++
+			continue
+		}
+		s := rates(*prev.counters, *r.counters)
+		h.Samples++
+		wsum += dt
+		h.CPUPct += s.CPUPct * dt
+		h.CPUMaxPct = max(h.CPUMaxPct, s.CPUPct)
+		h.UserPct += s.UserPct * dt
+		h.SysPct += s.SysPct * dt
+		h.IowaitPct += s.IowaitPct * dt
+		h.StealPct += s.StealPct * dt
+		h.StealMaxPct = max(h.StealMaxPct, math.Round(s.StealPct*100)/100)
+		h.Cores = max(h.Cores, s.Cores)
+		h.MemUsedBytes = max(h.MemUsedBytes, s.MemUsedBytes)
+		h.MemTotalBytes = s.MemTotalBytes
+		var rx, tx float64
+		if len(s.Net) > 0 || s.Loopback != nil {
+			// A reading without the network family (a collector that
+			// failed once, or disabled) leaves the NIC means alone.
+			netW += dt
+		}
+		for name, n := range s.Net {
+			if name == "lo" && len(s.Net) == 1 {
+				h.LoopbackRxBps += n.RxBps * dt
+				h.LoopbackTxBps += n.TxBps * dt
+				continue
+			}
+			a := net[name]
+			a.InBps += n.RxBps * dt
+			a.OutBps += n.TxBps * dt
+			net[name] = a
+			if stackedNIC.MatchString(name) {
+				continue // its traffic crosses another interface too, counted there
+			}
+			rx += n.RxBps
+			tx += n.TxBps
+		}
+		if s.Loopback != nil {
+			h.LoopbackRxBps += s.Loopback.RxBps * dt
+			h.LoopbackTxBps += s.Loopback.TxBps * dt
+		}
+		h.NetRxBps += rx * dt
+		h.NetTxBps += tx * dt
+		if len(s.Disk) > 0 {
+			diskW += dt
+		}
+		for name, d := range s.Disk {
+			a := disk[name]
+			a.InBps += d.ReadBps * dt
+			a.OutBps += d.WriteBps * dt
+			a.UtilPct += d.UtilPct * dt
+			disk[name] = a
+			if stackedDisk.MatchString(name) {
+				continue // its I/O is on the disks beneath, counted there
+			}
+			h.DiskReadBps += d.ReadBps * dt
+			h.DiskWriteBps += d.WriteBps * dt
+		}
+		h.Series = append(h.Series, results.HostPoint{T: rel(r.at), CPUPct: round1(s.CPUPct), NetRxBps: math.Round(rx), NetTxBps: math.Round(tx)})
+	}
+	procIn := windowOf(procAt)
+	procGaps := gaps(procIn, procAt, procsFailed)
+	procResets := 0
+	for i := 1; i < len(rs); i++ {
+		prev, r := &rs[i-1], &rs[i]
+		if r.procs == nil || prev.procs == nil || !procIn(prev.procsTime(), r.procsTime()) {
+			continue
+		}
 		pdt := r.procsTime().Sub(prev.procsTime()).Seconds()
 		if pdt <= 0 {
 			continue
@@ -224,12 +286,19 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			if !ok {
 				continue
 			}
+			if g.CPUS < pg.CPUS {
+				// The group's counter went back (process-exporter
+				// restarted, the group's processes replaced): the
+				// interval is unknown, not idle.
+				procResets++
+				continue
+			}
 			a := procs[name]
 			if a == nil {
 				a = &procAcc{}
 				procs[name] = a
 			}
-			d := max(0, g.CPUS-pg.CPUS)
+			d := g.CPUS - pg.CPUS
 			a.cpuS += d
 			a.secs += pdt
 			a.maxCores = max(a.maxCores, d/pdt)
@@ -239,17 +308,26 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			a.n++
 		}
 	}
-	if gap != nil {
-		closeGap(to)
-	}
+	h.Resets += procResets
 	if wsum > 0 {
 		h.StealPct = math.Round(h.StealPct/wsum*100) / 100
-		for _, p := range []*float64{&h.CPUPct, &h.UserPct, &h.SysPct, &h.IowaitPct, &h.NetRxBps, &h.NetTxBps,
-			&h.LoopbackRxBps, &h.LoopbackTxBps, &h.DiskReadBps, &h.DiskWriteBps} {
+		for _, p := range []*float64{&h.CPUPct, &h.UserPct, &h.SysPct, &h.IowaitPct} {
 			*p = round1(*p / wsum)
 		}
-		h.Net = scaleRates(net, wsum)
-		h.Disk = scaleRates(disk, wsum)
+		for _, p := range []*float64{&h.NetRxBps, &h.NetTxBps, &h.LoopbackRxBps, &h.LoopbackTxBps} {
+			if netW > 0 {
+				*p = round1(*p / netW)
+			}
+		}
+		for _, p := range []*float64{&h.DiskReadBps, &h.DiskWriteBps} {
+			if diskW > 0 {
+				*p = round1(*p / diskW)
+			}
+		}
+		h.NoNet = netW == 0
+		h.NoDisk = diskW == 0
+		h.Net = scaleRates(net, netW)
+		h.Disk = scaleRates(disk, diskW)
 		for _, d := range h.Disk {
 			h.DiskUtilPct = max(h.DiskUtilPct, d.UtilPct)
 		}
@@ -263,7 +341,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 	for _, n := range names {
 		a := procs[n]
 		p := results.WatchedProcess{Host: spec.Name, Name: n, Source: procSrc, Procs: a.procs,
-			CPUMaxCores: round3(a.maxCores), RSSBytes: a.rss, Samples: a.n, Gaps: h.Gaps, Series: a.series}
+			CPUMaxCores: round3(a.maxCores), RSSBytes: a.rss, Samples: a.n, Gaps: procGaps, Series: a.series}
 		if a.secs > 0 {
 			p.CPUCores = round3(a.cpuS / a.secs)
 		}
@@ -281,6 +359,19 @@ func scaleRates(m map[string]results.IORate, secs float64) map[string]results.IO
 		out[k] = results.IORate{InBps: round1(v.InBps / secs), OutBps: round1(v.OutBps / secs), UtilPct: round1(v.UtilPct / secs)}
 	}
 	return out
+}
+
+// sameGaps tells whether two lists of gaps cover the same stretches.
+func sameGaps(a, b []results.Gap) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].FromS != b[i].FromS || a[i].ToS != b[i].ToS {
+			return false
+		}
+	}
+	return true
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

@@ -42,20 +42,29 @@ func (r *Rand) AppendNString(b []byte, x, y int) []byte {
 	return r.appendFrom(b, n, "0123456789")
 }
 
-// appendFrom appends n characters drawn from set, using 64 random bits for
-// several characters at a time.
+// appendFrom appends n characters drawn uniformly from set (at most 256
+// characters), using 64 random bits for up to eight characters: a byte at
+// or above the largest multiple of |set| is drawn again (a plain byte % |set|
+// would favour the first 256 % |set| characters: 'a'..'h' a quarter more
+// often than the rest for the 62 alphanumerics).
 func (r *Rand) appendFrom(b []byte, n int, set string) []byte {
 	m := uint64(len(set))
+	limit := 256 - 256%m
 	var bits uint64
 	left := 0
-	for i := 0; i < n; i++ {
+	for i := 0; i < n; {
 		if left == 0 {
 			bits = r.Uint64()
-			left = 8 // 8 draws of 8 bits each (bias < 1/4 for |set| <= 64; acceptable for filler text)
+			left = 8
 		}
-		b = append(b, set[(bits&0xff)%m])
+		v := bits & 0xff
 		bits >>= 8
 		left--
+		if v >= limit {
+			continue
+		}
+		b = append(b, set[v%m])
+		i++
 	}
 	return b
 }

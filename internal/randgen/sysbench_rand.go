@@ -169,16 +169,28 @@ func (r *Rand) AppendSBString(b []byte, template string) []byte {
 			b = append(b, c)
 			continue
 		}
-		if left == 0 {
-			bits, left = r.Uint64(), 8
-		}
-		v := bits & 0xff
-		bits >>= 8
-		left--
+		// Uniform, as sysbench's per-character draw: a byte at or above
+		// the largest multiple of 10 (26) is drawn again.
+		m, limit := uint64(26), uint64(256-256%26)
 		if c == '#' {
-			b = append(b, byte('0'+v%10))
+			m, limit = 10, 256-256%10
+		}
+		var v uint64
+		for {
+			if left == 0 {
+				bits, left = r.Uint64(), 8
+			}
+			v = bits & 0xff
+			bits >>= 8
+			left--
+			if v < limit {
+				break
+			}
+		}
+		if c == '#' {
+			b = append(b, byte('0'+v%m))
 		} else {
-			b = append(b, byte('a'+v%26))
+			b = append(b, byte('a'+v%m))
 		}
 	}
 	return b

@@ -108,13 +108,29 @@ func hostTable(c *Case) Table {
 				for len(row) < len(t.Header)-1 {
 					row = append(row, "-")
 				}
-				t.Rows = append(t.Rows, append(row, "no figures: "+firstLine(h.Error)))
+				why := "no figures: " + firstLine(h.Error)
+				if h.Error == "" {
+					why = "processes only (no node_exporter page)"
+				}
+				t.Rows = append(t.Rows, append(row, why))
 				continue
 			}
+			netK := func(bps float64) string {
+				if h.NoNet {
+					return "-"
+				}
+				return kbps(bps)
+			}
+			diskK := func(bps float64) string {
+				if h.NoDisk {
+					return "-"
+				}
+				return kbps(bps)
+			}
 			row := []string{step, h.Name, h.Role, fmt.Sprintf("%.1f", h.CPUPct),
-				fmt.Sprintf("%.1f/%.1f/%.1f", h.UserPct, h.SysPct, h.IowaitPct), kbps(h.NetRxBps), kbps(h.NetTxBps)}
+				fmt.Sprintf("%.1f/%.1f/%.1f", h.UserPct, h.SysPct, h.IowaitPct), netK(h.NetRxBps), netK(h.NetTxBps)}
 			if lo {
-				row = append(row, kbps(h.LoopbackRxBps), kbps(h.LoopbackTxBps))
+				row = append(row, netK(h.LoopbackRxBps), netK(h.LoopbackTxBps))
 			}
 			mem := "-"
 			if h.MemTotalBytes > 0 {
@@ -127,7 +143,14 @@ func hostTable(c *Case) Table {
 			if h.CPUPct > BusyRule {
 				notes = append(notes, "CPU above 80 %")
 			}
-			row = append(row, kbps(h.DiskReadBps), kbps(h.DiskWriteBps), fmt.Sprintf("%.1f", h.DiskUtilPct), mem, strings.Join(notes, "; "))
+			if h.Resets > 0 {
+				notes = append(notes, fmt.Sprintf("%d interval(s) left out: a counter went back", h.Resets))
+			}
+			util := fmt.Sprintf("%.1f", h.DiskUtilPct)
+			if h.NoDisk {
+				util = "-"
+			}
+			row = append(row, diskK(h.DiskReadBps), diskK(h.DiskWriteBps), util, mem, strings.Join(notes, "; "))
 			t.Rows = append(t.Rows, row)
 		}
 	}

@@ -46,6 +46,14 @@ type Terminals struct {
 	// in the window but stopped for a stretch of it.
 	StalledPartly int  `json:"stalled_partly,omitempty"`
 	StallJudged   bool `json:"stall_judged"`
+	// LongestStallS is the longest stretch without a completion of all
+	// the stalled terminals (StalledForS holds the listed ones only).
+	LongestStallS float64 `json:"longest_stall_s,omitempty"`
+	// Sum and SumSquares are the counts' sum and sum of squares, unrounded,
+	// so that merged partitions pool exact figures (Mean and Stddev are
+	// rounded to 0.1 for display).
+	Sum        float64 `json:"sum,omitempty"`
+	SumSquares float64 `json:"sum_squares,omitempty"`
 }
 
 // maxStalledListed bounds Terminals.StalledTerminals.
@@ -113,6 +121,7 @@ func TerminalsOf(counts []int64, idle []float64, windowS, tailS float64, closedL
 			continue
 		}
 		t.Stalled++
+		t.LongestStallS = math.Max(t.LongestStallS, math.Round(10*stretch)/10)
 		if len(t.StalledTerminals) < maxStalledListed {
 			t.StalledTerminals = append(t.StalledTerminals, i+1)
 			t.StalledForS = append(t.StalledForS, math.Round(10*stretch)/10)
@@ -122,7 +131,9 @@ func TerminalsOf(counts []int64, idle []float64, windowS, tailS float64, closedL
 	for _, c := range counts {
 		d := float64(c) - t.Mean
 		sq += d * d
+		t.SumSquares += float64(c) * float64(c)
 	}
+	t.Sum = sum
 	t.Stddev = math.Sqrt(sq / float64(len(counts)))
 	t.round()
 	return t
@@ -143,6 +154,7 @@ func (t *Terminals) round() {
 func mergeTerminals(parts []*Run) *Terminals {
 	var out *Terminals
 	var n, sum, sumSq float64
+	exact := true // every partition saved its unrounded sums
 	offset := 0
 	for _, p := range parts {
 		t := p.Terminals
@@ -151,8 +163,16 @@ func mergeTerminals(parts []*Run) *Terminals {
 		}
 		k := float64(t.Count)
 		n += k
-		sum += k * t.Mean
-		sumSq += k * (t.Stddev*t.Stddev + t.Mean*t.Mean)
+		if t.Sum > 0 || t.SumSquares > 0 {
+			sum += t.Sum
+			sumSq += t.SumSquares
+		} else {
+			// A file from before the sums: pooled from its rounded mean
+			// and standard deviation.
+			exact = false
+			sum += k * t.Mean
+			sumSq += k * (t.Stddev*t.Stddev + t.Mean*t.Mean)
+		}
 		if out == nil {
 			out = &Terminals{Min: t.Min, MinTerminal: t.MinTerminal, Max: t.Max, MaxTerminal: t.MaxTerminal, StallJudged: t.StallJudged}
 		} else {
@@ -166,6 +186,7 @@ func mergeTerminals(parts []*Run) *Terminals {
 		}
 		out.Stalled += t.Stalled
 		out.StalledPartly += t.StalledPartly
+		out.LongestStallS = math.Max(out.LongestStallS, t.LongestStallS)
 		for i, s := range t.StalledTerminals {
 			if len(out.StalledTerminals) < maxStalledListed {
 				out.StalledTerminals = append(out.StalledTerminals, s+offset)
@@ -179,6 +200,9 @@ func mergeTerminals(parts []*Run) *Terminals {
 	out.Count = int(n)
 	out.Mean = sum / n
 	out.Stddev = math.Sqrt(math.Max(0, sumSq/n-out.Mean*out.Mean))
+	if exact {
+		out.Sum, out.SumSquares = sum, sumSq
+	}
 	out.round()
 	return out
 }
@@ -200,7 +224,7 @@ func (t *Terminals) StalledReason(windowS float64) string {
 
 // longestStall is "17 s" for one stalled terminal, "up to 20 s" for several.
 func (t *Terminals) longestStall() string {
-	var longest float64
+	longest := t.LongestStallS
 	for _, s := range t.StalledForS {
 		longest = math.Max(longest, s)
 	}

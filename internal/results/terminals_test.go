@@ -53,6 +53,19 @@ func TestTerminalsOf(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := TerminalsOf(tc.counts, tc.idle, tc.windowS, tc.tailS, tc.closedLoop)
+			// The unrounded sums and the longest stall, checked here.
+			var sum, sq, longest float64
+			for _, c := range tc.counts {
+				sum += float64(c)
+				sq += float64(c) * float64(c)
+			}
+			for _, s := range tc.want.StalledForS {
+				longest = max(longest, s)
+			}
+			if got.Sum != sum || got.SumSquares != sq || got.LongestStallS != longest {
+				t.Errorf("sum %v squares %v longest %v, want %v %v %v", got.Sum, got.SumSquares, got.LongestStallS, sum, sq, longest)
+			}
+			got.Sum, got.SumSquares, got.LongestStallS = 0, 0, 0
 			if !equalTerminals(*got, tc.want) {
 				t.Errorf("got  %+v\nwant %+v", *got, tc.want)
 			}
@@ -151,5 +164,33 @@ func TestStalledReasonPartly(t *testing.T) {
 	if m.Stalled != 2 || m.StalledPartly != 1 || !reflect.DeepEqual(m.StalledTerminals, []int{4, 5}) ||
 		!reflect.DeepEqual(m.StalledForS, []float64{18, 20}) {
 		t.Errorf("merged %+v", *m)
+	}
+}
+
+// Merged partitions pool the exact sums (the rounded mean and standard
+// deviation of small counts would not: [0,1,0] twice read 166.7 % for
+// 141.4 %), and the longest stall counts every stalled terminal, not only
+// the ten listed.
+func TestMergeTerminalsExact(t *testing.T) {
+	p := []int64{0, 1, 0}
+	got := mergeTerminals([]*Run{{Terminals: TerminalsOf(p, nil, 0, 0, true)}, {Terminals: TerminalsOf(p, nil, 0, 0, true)}})
+	want := TerminalsOf(append(append([]int64(nil), p...), p...), nil, 0, 0, true)
+	if got.StddevPct != want.StddevPct || got.Stddev != want.Stddev || got.Mean != want.Mean {
+		t.Errorf("merged mean %v stddev %v (%v %%), want %v %v (%v %%)", got.Mean, got.Stddev, got.StddevPct, want.Mean, want.Stddev, want.StddevPct)
+	}
+
+	counts := make([]int64, 12)
+	idle := make([]float64, 12)
+	for i := range counts {
+		counts[i], idle[i] = 300, 5
+	}
+	idle[11] = 40
+	one := TerminalsOf(counts, idle, 60, 0, true)
+	if reason := one.StalledReason(60); !strings.Contains(reason, "up to 40 s") {
+		t.Errorf("reason %q: want the longest stall, 40 s (terminal 12, not listed)", reason)
+	}
+	merged := mergeTerminals([]*Run{{Terminals: TerminalsOf(counts[:1], idle[:1], 60, 0, true)}, {Terminals: one}})
+	if merged.LongestStallS != 40 {
+		t.Errorf("merged longest stall %v, want 40", merged.LongestStallS)
 	}
 }

@@ -328,3 +328,25 @@ func Rejudge(r *Run) {
 		}
 	}
 }
+
+// AfterUnfinished marks a measured run whose after-run step (TPC-C's
+// --check) did not finish: stopped by the user (interrupted: status
+// "interrupted") or failed (its session lost). The figures stand; the
+// verdict is at best degraded, with the reason, so that the partial list
+// of passed checks never reads as a checked run.
+func AfterUnfinished(r *Run, err error, interrupted bool) {
+	if r == nil || err == nil {
+		return
+	}
+	reason := "the consistency check did not finish: " + err.Error()
+	if interrupted {
+		if r.Status == "" || r.Status == "ok" {
+			r.Status = "interrupted"
+		}
+		reason = "interrupted after the measurement (in the consistency check): " + err.Error()
+	}
+	if r.Verdict == VerdictOK || r.Verdict == "" {
+		r.Verdict = VerdictDegraded
+	}
+	r.VerdictReasons = append(r.VerdictReasons, reason)
+}

@@ -64,6 +64,14 @@ type WatchedHost struct {
 	// its instant is known to within half of it, and a rate over a span
 	// of S seconds to within about AnswerMaxMS/1000/S of itself.
 	AnswerMaxMS float64 `json:"answer_max_ms,omitempty"`
+	// NoNet and NoDisk: no reading of the window had the host's network
+	// (disk) counters (a collector disabled or failing): the NIC (disk)
+	// figures are unknown, not zero.
+	NoNet  bool `json:"no_net,omitempty"`
+	NoDisk bool `json:"no_disk,omitempty"`
+	// Resets counts the intervals left out because a counter went back
+	// (a reboot, a restarted exporter): unknown, not idle.
+	Resets int `json:"counter_resets,omitempty"`
 }
 
 // IORate is one interface's (In = receive, Out = transmit) or one disk's

@@ -58,6 +58,17 @@ func (r *reporter) flush(now time.Time) {
 	r.emit(now)
 }
 
+// phaseEdge ends the warm-up's live lines at the window's start: a
+// remainder of more than reportSlack gets its own warm-up line (folded
+// into the first measured line, a 5 s warm-up's tail under a 10 s
+// interval would make half of that line's rate the ramp-up's, labelled
+// as measured); a shorter one folds into the next line.
+func (r *reporter) phaseEdge(now time.Time) {
+	if now.Sub(r.last) > reportSlack {
+		r.flush(now)
+	}
+}
+
 func (r *reporter) emit(now time.Time) {
 	phase := "warmup"
 	if r.reg.Phase() == metrics.Measure {

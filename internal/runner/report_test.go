@@ -43,12 +43,20 @@ func TestReporterLines(t *testing.T) {
 		{"phase edge folds", time.Second, ms(1000, 2000, 2300, 3300), 0, 0, "1s/1.00 2s/1.00 3s/1.30"},
 		{"every other tick", 2 * time.Second, ms(1000, 2150, 3000, 3980, 5010, 6000), 0, 0, "2s/2.15 4s/1.83 6s/2.02"},
 		{"late tick of a long interval", 10 * time.Second, ms(9000, 10300, 19000, 20000), 0, 0, "10s/10.30 20s/9.70"},
+		// A 5 s warm-up under a 10 s interval: its own line ("w"), the
+		// window's lines after it measure the window alone.
+		{"warm-up shorter than the interval", 10 * time.Second, ms(1000, 2000, 3000, 4000, 5000, -5000, 6000, 15000), 0, 0, "5s/5.00w 15s/10.00"},
+		// A warm-up ending 0.3 s after a line folds into the next one.
+		{"warm-up edge just after a line", time.Second, ms(1000, 2000, 2300, -2300, 3300), 0, 0, "1s/1.00w 2s/1.00w 3s/1.30"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			cfg := &Config{ReportInterval: tt.interval, OnReport: func(r Report) {
 				l := fmt.Sprintf("%ds/%.2f", int(r.Elapsed.Round(time.Second).Seconds()), r.Seconds)
+				if r.Phase == "warmup" && slicesHasNeg(tt.ticks) {
+					l += "w"
+				}
 				if r.Final {
 					l += "F"
 				}
@@ -57,7 +65,13 @@ func TestReporterLines(t *testing.T) {
 			reg := metrics.NewRegistry([]string{"op"}, nil, 1)
 			start := time.Unix(1000, 0)
 			rep := newReporter(cfg, reg, start)
+			reg.SetPhase(metrics.Warmup)
 			for _, d := range tt.ticks {
+				if d < 0 { // the window opens: as Run's openWindow
+					rep.phaseEdge(start.Add(-d))
+					reg.SetPhase(metrics.Measure)
+					continue
+				}
 				rep.add(reg.Tick(), start.Add(d))
 			}
 			if tt.end > 0 { // as Run's finish: the drain's tick, then flush
@@ -72,4 +86,15 @@ func TestReporterLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slicesHasNeg tells whether a test's ticks open a window (a negative
+// entry): only then are warm-up lines marked.
+func slicesHasNeg(ds []time.Duration) bool {
+	for _, d := range ds {
+		if d < 0 {
+			return true
+		}
+	}
+	return false
 }

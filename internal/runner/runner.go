@@ -326,6 +326,7 @@ func Run(ctx context.Context, cfg Config, wl workload.Workload, d Dialer) (*Resu
 	// openWindow ends the warm-up.
 	openWindow := func() {
 		doTick()
+		rep.phaseEdge(time.Now())
 		tick.Reset(time.Second) // measured intervals start at the window's start
 		res.MeasureFrom = time.Now()
 		reg.SetPhase(metrics.Measure)

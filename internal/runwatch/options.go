@@ -17,6 +17,7 @@ import (
 
 	"benchpress/internal/monitor"
 	"benchpress/internal/promout"
+	"benchpress/internal/results"
 	"benchpress/internal/usage"
 )
 
@@ -77,25 +78,54 @@ func (o *Options) Open(errOut io.Writer) (close func(), err error) {
 }
 
 // SetPlanHosts adds a sweep plan's hosts: to the hosts every step watches.
-func (o *Options) SetPlanHosts(hosts []monitor.HostSpec) { o.planHosts = hosts }
+// A plan host named like a --watch host is a usage error (two hosts of one
+// name would leave every step unwatched).
+func (o *Options) SetPlanHosts(hosts []monitor.HostSpec) error {
+	seen := map[string]bool{}
+	for _, h := range o.hosts {
+		seen[h.Name] = true
+	}
+	for _, h := range hosts {
+		if seen[h.Name] {
+			return usage.Errorf("host %q is named twice (the plan's hosts: and --watch): give each watched host its own name", h.Name)
+		}
+		seen[h.Name] = true
+	}
+	o.planHosts = hosts
+	return nil
+}
 
 // ParseSpecs parses --watch values: NAME[:ROLE]=URL[,URL...]. Every bad
 // value is listed in one *usage.Error.
 func ParseSpecs(specs []string) ([]monitor.HostSpec, error) {
 	var out []monitor.HostSpec
 	var errs []string
+	seen := map[string]bool{}
 	for _, s := range specs {
 		left, urls, ok := strings.Cut(s, "=")
 		name, role, _ := strings.Cut(left, ":")
+		// Messages show the value without an exporter's basic-auth password.
+		shown := left + "="
+		for i, u := range strings.Split(urls, ",") {
+			if i > 0 {
+				shown += ","
+			}
+			shown += results.RedactHTTP(u)
+		}
 		if !ok || name == "" || urls == "" {
-			errs = append(errs, fmt.Sprintf("--watch %q: want NAME[:ROLE]=URL[,URL]", s))
+			errs = append(errs, fmt.Sprintf("--watch %q: want NAME[:ROLE]=URL[,URL]", shown))
 			continue
 		}
+		if seen[name] {
+			errs = append(errs, fmt.Sprintf("--watch %q: host %q is named twice", shown, name))
+			continue
+		}
+		seen[name] = true
 		h := monitor.HostSpec{Name: name, Role: role}
 		for _, u := range strings.Split(urls, ",") {
 			pu, err := url.Parse(u)
 			if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-				errs = append(errs, fmt.Sprintf("--watch %q: %q is not an http(s) URL", s, u))
+				errs = append(errs, fmt.Sprintf("--watch %q: %q is not an http(s) URL", shown, results.RedactHTTP(u)))
 				continue
 			}
 			h.URLs = append(h.URLs, u)

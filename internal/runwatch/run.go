@@ -52,6 +52,19 @@ type dbRead struct {
 // when watching is off and no live metrics are served. Problems (an
 // exporter that does not answer, no admin session) do not stop the run:
 // they end up in the result's notes.
+// loadName is the load machine's name among the watched hosts: its host
+// name, or "NAME (load)" when a --watch or plan host has that name (the
+// user watching this machine's exporters as well): two hosts of one name
+// would stop the whole watch.
+func loadName(hostname string, others []monitor.HostSpec) string {
+	for _, h := range others {
+		if h.Name == hostname {
+			return hostname + " (load)"
+		}
+	}
+	return hostname
+}
+
 func Start(ctx context.Context, o *Options, spec Spec) *Run {
 	if o == nil || o.off {
 		if o != nil && o.prom != nil {
@@ -61,12 +74,12 @@ func Start(ctx context.Context, o *Options, spec Spec) *Run {
 	}
 	w := &Run{opts: o, spec: spec}
 	hostname, _ := os.Hostname()
-	hosts := []monitor.HostSpec{{Name: hostname, Role: "load"}}
-	hosts = append(hosts, o.planHosts...)
-	hosts = append(hosts, o.hosts...)
-	wt, err := monitor.StartWatch(ctx, monitor.WatchConfig{Hosts: hosts, Processes: o.procs, Interval: o.interval})
+	hosts := append(append([]monitor.HostSpec(nil), o.planHosts...), o.hosts...)
+	wt, err := monitor.StartWatch(ctx, monitor.WatchConfig{Hosts: append([]monitor.HostSpec{{Name: loadName(hostname, hosts), Role: "load"}}, hosts...), Processes: o.procs, Interval: o.interval})
 	if err != nil {
-		w.errs = append(w.errs, "watch: "+err.Error())
+		// Names are checked when the options are parsed (CheckHosts):
+		// not reached but for a broken watch.
+		w.errs = append(w.errs, err.Error())
 	}
 	w.watcher = wt
 	switch {

@@ -82,3 +82,11 @@ type Rows interface {
 	Err() error
 	Close() error
 }
+
+// SnapshotBeginner is a Conn whose default isolation gives each statement
+// its own snapshot (PostgreSQL's READ COMMITTED) and that can begin a
+// read-only transaction reading one snapshot. A Conn without it (MySQL's
+// REPEATABLE READ reads one snapshot from the first read on) uses Begin.
+type SnapshotBeginner interface {
+	BeginSnapshot(ctx context.Context) error
+}

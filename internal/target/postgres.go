@@ -213,6 +213,25 @@ func (c *pgConn) Begin(ctx context.Context, _ bool) error {
 	return nil
 }
 
+// BeginSnapshot starts a read-only transaction that reads one snapshot
+// (REPEATABLE READ READ ONLY): PostgreSQL's default, READ COMMITTED, gives
+// each statement its own, and a multi-statement read (TPC-C's
+// Order-Status: the customer, their latest order, its lines) could see a
+// Delivery's commit between two of them, a state that never existed
+// (clause 3.4's isolation). A read-only transaction at this level never
+// fails for serialization.
+func (c *pgConn) BeginSnapshot(ctx context.Context) error {
+	rctx, err := c.g.enter(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.g.leave(c.simple(rctx, "begin isolation level repeatable read read only")); err != nil {
+		return err
+	}
+	c.inTx = true
+	return nil
+}
+
 // Commit ends the transaction; on failure the transaction counts as open so
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {

@@ -222,19 +222,22 @@ func fingerprint(src load.RowSource) (uint64, int) {
 }
 
 // TestFingerprint pins the generated data for seed 42: any change to
-// generation (or to randgen) changes these and must be deliberate (bump
-// SchemaVersion when it is).
+// generation (or to randgen) changes these and must be deliberate. Bump
+// SchemaVersion when data sets loaded before the change would be wrong for
+// the transactions or the checks (keys, DDL, values they read); a change
+// to filler text alone (2026-11-29: characters drawn uniformly, no longer
+// byte % |set|) leaves earlier data sets usable and is not bumped.
 func TestFingerprint(t *testing.T) {
 	golden := map[string]string{
-		"item":       "208b8e275787133f/100000",
-		"warehouse":  "ca98f0ea7df2d0d4/1",
-		"district":   "12789c6490ff5bde/10",
-		"customer":   "519b4c75d0535627/30000",
-		"history":    "11ef77cf37224527/30000",
+		"item":       "bd4016aed9e79ef7/100000",
+		"warehouse":  "cdb4d8696ae05bd5/1",
+		"district":   "840ef0c7f53d0ec4/10",
+		"customer":   "b8849c46206d87d4/30000",
+		"history":    "f771283184735dc2/30000",
 		"orders":     "15d5951cf8be5b3d/30000",
 		"new_order":  "1d31767b927cb0c9/9000",
-		"order_line": "ca93f04093b79599/299318",
-		"stock":      "a81683a96ebc1ea0/100000",
+		"order_line": "0c4cbc6637d18eb4/299318",
+		"stock":      "f0299a8cce11d353/100000",
 	}
 	var report bytes.Buffer
 	for tab, name := range tableNames {

@@ -3,11 +3,16 @@ package tpcc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"benchpress/internal/metrics"
 	"benchpress/internal/target"
 )
+
+// errItemMissing: an item of a New-Order that is not the spec's rollback
+// order was not found.
+var errItemMissing = errors.New("an item id in 1..100000 is missing from ITEM (the data set is incomplete)")
 
 // unusedItemID is the item id that triggers the 1 % New-Order rollback
 // (clause 2.4.1.4); it lies outside 1..NumItems (tpcc-mysql's choice).
@@ -214,7 +219,13 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 	}
 	if got < k {
 		// Clause 2.4.2.3: "Item number is not valid" -> roll back. Ids are
-		// distinct, so fewer rows than lines means an id is unused.
+		// distinct, so fewer rows than lines means an id is unused; only
+		// the order drawn for it (its last line's unused id) is the spec's
+		// rollback: any other missing item is a broken ITEM table (or a
+		// proxy's incomplete broadcast copy), a failure, not a New-Order.
+		if !n.rbk || got != k-1 || n.lines[k-1].iID != unusedItemID {
+			return t.fail(ctx, txn, "select item", fmt.Errorf("%d of the order's %d items found: %w", got, k, errItemMissing))
+		}
 		if rerr := t.rollback(ctx); rerr != nil {
 			return metrics.Failed, txnErr(txn, "rollback", rerr)
 		}

@@ -50,7 +50,11 @@ func (t *Terminal) newOrderLines(ctx context.Context) (metrics.Outcome, error) {
 		p.a1[0] = t.args.num(n.lines[i].iID)
 		err := t.row(ctx, p.selItem, p.dItem, p.a1...)
 		if errors.Is(err, target.ErrNoRows) {
-			// Clause 2.4.2.3: "Item number is not valid" -> roll back.
+			// Clause 2.4.2.3: "Item number is not valid" -> roll back;
+			// only the rollback order's last line is (errItemMissing).
+			if !n.rbk || i != k-1 {
+				return t.fail(ctx, txn, "select item", fmt.Errorf("item %d on line %d: %w", n.lines[i].iID, i+1, errItemMissing))
+			}
 			if rerr := t.rollback(ctx); rerr != nil {
 				return metrics.Failed, txnErr(txn, "rollback", rerr)
 			}

@@ -38,7 +38,8 @@ func (o *orderStatus) prepare(p *preparer) {
 	o.a3 = make([]any, 3)
 }
 
-// orderStatus runs clause 2.6.2 in one read-only transaction: the customer
+// orderStatus runs clause 2.6.2 in one read-only transaction reading one
+// snapshot (clause 3.4: level 3 among the read-write transactions): the customer
 // (60 % by last name with the middle-row rule, at the home warehouse), their
 // latest order, and its lines.
 func (t *Terminal) orderStatus(ctx context.Context, fresh bool) (metrics.Outcome, error) {
@@ -48,7 +49,7 @@ func (t *Terminal) orderStatus(ctx context.Context, fresh bool) (metrics.Outcome
 		o.dID = t.r.Range(1, DistrictsPerWarehouse)
 		o.byName, o.last, o.cID = t.customerKey()
 	}
-	if err := t.begin(ctx, false); err != nil {
+	if err := t.beginSnapshot(ctx); err != nil {
 		return t.fail(ctx, txn, "begin", err)
 	}
 	cID := o.cID

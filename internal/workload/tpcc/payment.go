@@ -53,7 +53,11 @@ func (pa *payment) prepare(p *preparer) {
 	pa.selDistrict = p.stmt("SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM {district} WHERE d_w_id = ? AND d_id = ?")
 	pa.custByName = p.stmt("SELECT c_id FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first")
 	pa.selCustomer = p.stmt("SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?{fu}")
-	pa.selCData = p.stmt("SELECT c_data FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
+	// FOR UPDATE although the row is locked already: under InnoDB's
+	// REPEATABLE READ a plain read returns the transaction's snapshot, not
+	// the locked row, and the UPDATE below would build C_DATA on a version
+	// a concurrent Payment has replaced (its entry lost; clause 2.5.2.2).
+	pa.selCData = p.stmt("SELECT c_data FROM {customer} WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?{fu}")
 	pa.updCustomer = p.stmt("UPDATE {customer} SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
 	pa.updCustomerBC = p.stmt("UPDATE {customer} SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1, c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?")
 	pa.insHistory = p.stmt("INSERT INTO {history} (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")

@@ -1,6 +1,9 @@
 package tpcc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestStatementBudget(t *testing.T) {
 	names, _ := NamesFor("standard")
@@ -77,5 +80,29 @@ func TestStatementCatalogPerLine(t *testing.T) {
 		if i < 3 && (e.op != OpNewOrder || e.share != 10) {
 			t.Errorf("statement %d: op %d share %g (%s), want a per-line New-Order statement", i, e.op, e.share, e.sql)
 		}
+	}
+}
+
+// A column read and then written back from the value read is read under
+// the row's lock: Payment's C_DATA (a plain read under InnoDB's REPEATABLE
+// READ returns the transaction's snapshot, and a concurrent Payment's entry
+// would be lost).
+func TestReadForWriteBackLocked(t *testing.T) {
+	names, _ := NamesFor("standard")
+	w, err := New(Config{Mix: DefaultMix, Names: names, Seed: 1}, Meta{Warehouses: 1, Scheme: "standard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range w.catalog() {
+		if strings.HasPrefix(e.sql, "SELECT c_data ") {
+			found = true
+			if !strings.Contains(e.sql, "{fu}") && !strings.Contains(e.sql, "FOR UPDATE") {
+				t.Errorf("%s: want FOR UPDATE", e.sql)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no SELECT c_data in the catalog")
 	}
 }

@@ -10,10 +10,14 @@ import (
 )
 
 // responseLimits are the 90th-percentile response-time limits (clause
-// 5.2.5.3, §1.7): 5 s, Stock-Level 20 s.
+// 5.2.5.3, §1.7): 5 s, Stock-Level 20 s. Delivery runs inline: its
+// response time is the whole execution, which the spec bounds at 80 s
+// (clause 5.2.5.4, the deferred execution; tpcc-mysql's RTIME_DELIVERY);
+// its 5 s bound is on queuing the request, which an inline Delivery has
+// not.
 var responseLimits = [NumOps]time.Duration{
 	OpNewOrder: 5 * time.Second, OpPayment: 5 * time.Second, OpOrderStatus: 5 * time.Second,
-	OpDelivery: 5 * time.Second, OpStockLevel: 20 * time.Second,
+	OpDelivery: 80 * time.Second, OpStockLevel: 20 * time.Second,
 }
 
 // AuditFigure is one input-distribution audit figure (clause 9.2, §1.9) as

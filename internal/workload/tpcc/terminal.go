@@ -261,6 +261,16 @@ func (t *Terminal) begin(ctx context.Context, write bool) error {
 	return t.conn.Begin(ctx, write)
 }
 
+// beginSnapshot begins a read-only transaction that reads one snapshot
+// (target.SnapshotBeginner; Begin where the default isolation does).
+func (t *Terminal) beginSnapshot(ctx context.Context) error {
+	if sb, ok := t.conn.(target.SnapshotBeginner); ok {
+		t.ex[exStatements]++
+		return sb.BeginSnapshot(ctx)
+	}
+	return t.begin(ctx, false)
+}
+
 func (t *Terminal) commit(ctx context.Context) error {
 	t.ex[exStatements]++
 	return t.conn.Commit(ctx)

@@ -48,7 +48,7 @@ func (o *RunOptions) Flags(fs *pflag.FlagSet) {
 	fs.Var(registry.Seconds{D: &r.Warmup}, "warmup", "warm-up excluded from the statistics (YCSB has none; default 0)")
 	fs.Float64Var(&r.Rate, "rate", 0, "target total ops/s, open loop, latency from the intended start (the target property; 0 = unthrottled)")
 	fs.Var(registry.Seconds{D: &r.ReportInterval}, "report-interval", "seconds between live lines (0 = off)")
-	fs.IntVar(&r.MaxRetries, "max-retries", 0, "re-run an operation after a deadlock/serialization error (YCSB does not retry)")
+	fs.IntVar(&r.MaxRetries, "max-retries", 0, "re-run an operation after a deadlock/serialization/lock-timeout error (YCSB does not retry)")
 }
 
 // Resolve implements registry.RunOptions: it resolves the properties and
