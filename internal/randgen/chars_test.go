@@ -49,3 +49,26 @@ func TestCharactersUniform(t *testing.T) {
 		})
 	}
 }
+
+// Row generation's strings: short (S_DIST_xx: 24), long (C_DATA: 300-500)
+// and numeric (zip: 4).
+func BenchmarkAppendAString24(b *testing.B) {
+	r, buf := New(1, 1), make([]byte, 0, 512)
+	for i := 0; i < b.N; i++ {
+		buf = r.AppendAString(buf[:0], 24, 24)
+	}
+}
+
+func BenchmarkAppendAString300to500(b *testing.B) {
+	r, buf := New(1, 1), make([]byte, 0, 512)
+	for i := 0; i < b.N; i++ {
+		buf = r.AppendAString(buf[:0], 300, 500)
+	}
+}
+
+func BenchmarkAppendNString4(b *testing.B) {
+	r, buf := New(1, 1), make([]byte, 0, 512)
+	for i := 0; i < b.N; i++ {
+		buf = r.AppendNString(buf[:0], 4, 4)
+	}
+}

@@ -5,17 +5,25 @@
 // A Rand is owned by one goroutine; it never locks.
 package randgen
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Rand is a fast seeded PCG source with benchmark helpers.
 type Rand struct {
 	*rand.Rand
+	// pcg is the Rand's own source: the string helpers draw from it
+	// directly (the same sequence as Uint64, without the interface call
+	// per 64 bits).
+	pcg *rand.PCG
 }
 
 // New returns a Rand seeded deterministically from (seed, stream): the same
 // pair always yields the same sequence.
 func New(seed, stream uint64) *Rand {
-	return &Rand{rand.New(rand.NewPCG(seed, stream^0x9e3779b97f4a7c15))}
+	p := rand.NewPCG(seed, stream^0x9e3779b97f4a7c15)
+	return &Rand{rand.New(p), p}
 }
 
 // Range returns a uniform integer in the closed range [x, y]
@@ -29,42 +37,62 @@ func (r *Rand) NURand(a, x, y, c int) int {
 
 const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
+// byteTable maps a random byte to a character of a set drawn uniformly, or
+// to 0 (draw again) for the 256 % |set| bytes above the largest multiple of
+// |set|: a plain byte % |set| favoured the first 256 % |set| characters
+// ('a'..'h' a quarter more often than the other alphanumerics). A table
+// costs one load per character and no division.
+type byteTable [256]byte
+
+func tableOf(set string) *byteTable {
+	var t byteTable
+	m := len(set)
+	for v := 0; v < 256-256%m; v++ {
+		t[v] = set[v%m]
+	}
+	return &t
+}
+
+// The character tables are read-only after package initialisation.
+var (
+	alnumTable  = tableOf(alnum)
+	digitTable  = tableOf("0123456789")
+	letterTable = tableOf("abcdefghijklmnopqrstuvwxyz")
+)
+
 // AppendAString appends an a-string of random length in [x, y] over
 // [a-zA-Z0-9] (TPC-C 4.3.2.2) and returns the extended buffer.
 func (r *Rand) AppendAString(b []byte, x, y int) []byte {
 	n := r.Range(x, y)
-	return r.appendFrom(b, n, alnum)
+	return r.appendFrom(b, n, alnumTable)
 }
 
 // AppendNString appends a numeric string of random length in [x, y].
 func (r *Rand) AppendNString(b []byte, x, y int) []byte {
 	n := r.Range(x, y)
-	return r.appendFrom(b, n, "0123456789")
+	return r.appendFrom(b, n, digitTable)
 }
 
-// appendFrom appends n characters drawn uniformly from set (at most 256
-// characters), using 64 random bits for up to eight characters: a byte at
-// or above the largest multiple of |set| is drawn again (a plain byte % |set|
-// would favour the first 256 % |set| characters: 'a'..'h' a quarter more
-// often than the rest for the 62 alphanumerics).
-func (r *Rand) appendFrom(b []byte, n int, set string) []byte {
-	m := uint64(len(set))
-	limit := 256 - 256%m
+// appendFrom appends n characters drawn uniformly through t, using 64
+// random bits for up to eight characters.
+func (r *Rand) appendFrom(b []byte, n int, t *byteTable) []byte {
+	start := len(b)
+	b = slices.Grow(b, n)[:start+n]
+	out := b[start:]
 	var bits uint64
 	left := 0
-	for i := 0; i < n; {
+	for i := 0; i < len(out); {
 		if left == 0 {
-			bits = r.Uint64()
+			bits = r.pcg.Uint64()
 			left = 8
 		}
-		v := bits & 0xff
+		c := t[bits&0xff]
 		bits >>= 8
 		left--
-		if v >= limit {
-			continue
+		if c != 0 {
+			out[i] = c
+			i++
 		}
-		b = append(b, set[v%m])
-		i++
 	}
 	return b
 }

@@ -169,29 +169,21 @@ func (r *Rand) AppendSBString(b []byte, template string) []byte {
 			b = append(b, c)
 			continue
 		}
-		// Uniform, as sysbench's per-character draw: a byte at or above
-		// the largest multiple of 10 (26) is drawn again.
-		m, limit := uint64(26), uint64(256-256%26)
+		// Uniform, as sysbench's per-character draw (byteTable).
+		t := letterTable
 		if c == '#' {
-			m, limit = 10, 256-256%10
+			t = digitTable
 		}
-		var v uint64
-		for {
+		var ch byte
+		for ch == 0 {
 			if left == 0 {
-				bits, left = r.Uint64(), 8
+				bits, left = r.pcg.Uint64(), 8
 			}
-			v = bits & 0xff
+			ch = t[bits&0xff]
 			bits >>= 8
 			left--
-			if v < limit {
-				break
-			}
 		}
-		if c == '#' {
-			b = append(b, byte('0'+v%m))
-		} else {
-			b = append(b, byte('a'+v%m))
-		}
+		b = append(b, ch)
 	}
 	return b
 }
