@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -41,9 +42,18 @@ func run() int {
 		s := <-sigs
 		fmt.Fprintf(os.Stderr, "\nbenchpress: %v: stopping, saving what was measured (again to quit at once and lose it)\n", s)
 		cancel()
-		<-sigs
-		fmt.Fprintln(os.Stderr, "benchpress: quit before the results were saved")
-		os.Exit(cli.ExitInterrupted)
+		again := <-sigs
+		fmt.Fprintln(os.Stderr, "benchpress: quitting at once")
+		// Die of the signal, as a caller's shell expects (128+n), not
+		// with an exit code that would read as "results written".
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = p.Signal(again)
+		}
+		// A signal ignored since the start (a background job of a
+		// script ignores SIGINT) does not kill: exit as the shell would.
+		time.Sleep(100 * time.Millisecond)
+		os.Exit(128 + 2)
 	}()
 	exe, _ := os.Executable()
 	app := &cli.App{

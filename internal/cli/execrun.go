@@ -44,7 +44,9 @@ type runSpec struct {
 // also when interrupted (Status "interrupted"); the error is then ErrInterrupted.
 func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, error) {
 	cfg := spec.Runner
-	applyRunPolicy(app, &cfg)
+	if err := applyRunPolicy(app, &cfg); err != nil {
+		return nil, err
+	}
 	live := spec.Live
 	if live == nil {
 		live = genericLiveLine

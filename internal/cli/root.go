@@ -64,7 +64,6 @@ func groupCommand(cmd *cobra.Command) {
 	}
 }
 
-// noArgsUsage rejects positional arguments with a usage error.
 // usageArgs wraps a cobra argument check so that a wrong argument count is
 // a usage error (exit 2), as a flag error is.
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
@@ -76,6 +75,7 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
+// noArgsUsage rejects positional arguments with a usage error.
 func noArgsUsage(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])

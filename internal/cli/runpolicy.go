@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strconv"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -46,11 +44,6 @@ func addRunPolicyFlags(app *App, root *cobra.Command) {
 			if err := app.policy.validate(); err != nil {
 				return err
 			}
-			if fs := cmd.Flags(); fs.Changed("arrivals") && app.policy.arrivals == "poisson" && !rateSet(fs) {
-				// Closed loop: the runner would ignore it, the user would
-				// believe the run had Poisson arrivals.
-				return usagef("--arrivals poisson paces an open-loop run: it needs --rate")
-			}
 			if err := checkWritable(cmd.Flags()); err != nil {
 				return err
 			}
@@ -61,16 +54,6 @@ func addRunPolicyFlags(app *App, root *cobra.Command) {
 		}
 	}
 	walk(root)
-}
-
-// rateSet tells whether the command's --rate is above 0.
-func rateSet(fs *pflag.FlagSet) bool {
-	f := fs.Lookup("rate")
-	if f == nil {
-		return false
-	}
-	v, err := strconv.ParseFloat(f.Value.String(), 64)
-	return err != nil || v > 0
 }
 
 func (p *runPolicy) validate() error {

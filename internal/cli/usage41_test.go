@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"benchpress/internal/results"
+	"benchpress/internal/runner"
 )
 
 // Bad input exits 2 wherever it is found: a wrong number of arguments
@@ -25,7 +26,6 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"compare with one file", []string{"compare", "a.json"}, "accepts 2 arg", ""},
 		{"merge with one file", []string{"merge", "a.json"}, "at least 2 arg", ""},
 		{"sweep without a plan", []string{"sweep"}, "accepts 1 arg", ""},
-		{"poisson without a rate", []string{"sysbench", "run", "oltp_point_select", "--arrivals", "poisson", "--time", "1"}, "needs --rate", ""},
 		{"missing plan with --metrics-addr", []string{"sweep", filepath.Join(t.TempDir(), "missing.yaml"), "--metrics-addr", "127.0.0.1:0"}, "missing.yaml", ""},
 		{"k8s job mistyped command", []string{"k8s", "job", "--name", "t", "--partitions", "2", "--image", "i", "--", "tpc", "run", "--target", "mysql://bench:S3cret@db/tpcc"}, "is not a benchpress command", "S3cret"},
 	}
@@ -39,6 +39,23 @@ func TestUsageErrorsExit2(t *testing.T) {
 				t.Errorf("%q printed:\n%s%s", c.hidden, out, stderr)
 			}
 		})
+	}
+}
+
+// Poisson arrivals need a rate, from --rate or YCSB's target property
+// (both end in the runner's Rate): a closed-loop run refuses them.
+func TestPoissonNeedsARate(t *testing.T) {
+	for _, tc := range []struct {
+		rate float64
+		ok   bool
+	}{{0, false}, {2000, true}} {
+		app := &App{}
+		app.policy.arrivals = "poisson"
+		cfg := runner.Config{Rate: tc.rate}
+		err := applyRunPolicy(app, &cfg)
+		if (err == nil) != tc.ok || (tc.ok && !cfg.Poisson) || (!tc.ok && ExitCode(err) != ExitUsage) {
+			t.Errorf("rate %v: err %v poisson %v", tc.rate, err, cfg.Poisson)
+		}
 	}
 }
 

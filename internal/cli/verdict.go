@@ -52,11 +52,18 @@ func finalizeRun(app *App, cfg runner.Config, res *runner.Result, run *results.R
 }
 
 // applyRunPolicy sets the runner options that come from the shared flags.
-func applyRunPolicy(app *App, cfg *runner.Config) {
+// Poisson arrivals pace an open-loop run: without a rate (--rate, or YCSB's
+// target property) the runner would ignore them and the user believe the
+// run had them, so that is refused.
+func applyRunPolicy(app *App, cfg *runner.Config) error {
 	if app.policy.arrivals == "poisson" {
+		if cfg.Rate <= 0 {
+			return usagef("--arrivals poisson paces an open-loop run: it needs a rate (--rate, or YCSB's -p target=)")
+		}
 		cfg.Poisson = true
 		cfg.Seed = uint64(time.Now().UnixNano())
 	}
+	return nil
 }
 
 func oneLine(s string) string {

@@ -111,8 +111,25 @@ func (s *Spec) Validate() error {
 // or a space is found) or a workload property named for one
 // (db.passwd=..., -p mysql.password=...).
 func holdsPassword(a string) bool {
-	if strings.Contains(a, "://") && results.Redact(a) != a {
-		return true
+	if strings.Contains(a, "://") {
+		if ui, ok := results.UserInfo(a); ok && strings.Contains(ui, ":") {
+			return true
+		}
+		// A password parameter, by its exact name: allowNativePasswords,
+		// allowCleartextPasswords, serverPubKey, sslkey or passfile
+		// name no password.
+		if _, q, ok := strings.Cut(a, "?"); ok {
+			for _, kv := range strings.Split(q, "&") {
+				name, v, _ := strings.Cut(kv, "=")
+				switch strings.ToLower(name) {
+				case "password", "passwd", "pwd", "pass":
+					if v != "" {
+						return true
+					}
+				}
+			}
+		}
+		return false
 	}
 	if strings.HasPrefix(a, "-") {
 		return false // a flag's name (--password-env is a reserved flag)

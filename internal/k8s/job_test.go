@@ -157,3 +157,26 @@ func TestYAMLWaitEndsOnFailure(t *testing.T) {
 		t.Fatalf("the collect recipe does not stop on a failed Job:\n%s", y[strings.Index(y, "# Then"):])
 	}
 }
+
+// A run-command argument holds a password when a URL's user-info has one
+// (whatever its characters), a parameter is named for one, or a property
+// is; parameters that only mention one in their name do not.
+func TestHoldsPassword(t *testing.T) {
+	for arg, want := range map[string]bool{
+		"mysql://bench:pw@db:3306/tpcc":            true,
+		"mysql://bench:a/b c@db:3306/tpcc":         true,
+		"postgres://bench@db/tpcc?password=x":      true,
+		"postgres://bench@db/tpcc?sslmode=require": false,
+		"mysql://bench@db:3306/tpcc?allowCleartextPasswords=true&allowNativePasswords=true&serverPubKey=k&sslkey=/k.pem": false,
+		"postgres://bench@db/tpcc?passfile=/p": false,
+		"db.passwd=x":                          true,
+		"mysql.password=x":                     true,
+		"--password-env=BENCHPRESS_PASSWORD":   false,
+		"recordcount=1000":                     false,
+		"mysql://bench@db:3306/tpcc":           false,
+	} {
+		if got := holdsPassword(arg); got != want {
+			t.Errorf("holdsPassword(%q) = %v, want %v", arg, got, want)
+		}
+	}
+}

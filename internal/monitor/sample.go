@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Counters is one reading of a host's cumulative counters, as a
-// counterSource returns it. Two consecutive readings make a [Sample].
+// Counters is one reading of a host's cumulative counters, as a source
+// (localSource, a node_exporter page) gives it. Two consecutive readings make a [Sample].
 type Counters struct {
 	At            time.Time
 	CPU           CPUTimes // any unit, the same for every reading of one source

@@ -125,11 +125,11 @@ func TestSummarizeHostCounterReset(t *testing.T) {
 		rs[i].procs = map[string]ProcGroup{"mariadbd": {CPUS: 0.5 * float64(i-6), Procs: 1}}
 	}
 	h, procs := summarizeHost(HostSpec{Name: "db", URLs: []string{"http://db:9100/metrics"}}, rs, t0, t0.Add(10*time.Second))
-	if h.Resets != 2 || h.CPUPct != 25 {
-		t.Errorf("resets %d cpu %.1f, want 2 (host and group) and 25 %%", h.Resets, h.CPUPct)
+	if h.Resets != 1 || h.CPUPct != 25 {
+		t.Errorf("resets %d cpu %.1f, want 1 and 25 %%", h.Resets, h.CPUPct)
 	}
-	if len(procs) != 1 || procs[0].CPUCores != 0.5 {
-		t.Errorf("procs %+v, want 0.5 core", procs)
+	if len(procs) != 1 || procs[0].CPUCores != 0.5 || procs[0].Resets != 1 {
+		t.Errorf("procs %+v, want 0.5 core and 1 reset", procs)
 	}
 }
 
@@ -183,5 +183,37 @@ func TestStackedNIC(t *testing.T) {
 		if got := stackedNIC.MatchString(name); got != stacked {
 			t.Errorf("%s: stacked %v, want %v", name, got, stacked)
 		}
+	}
+}
+
+// A process-exporter that fails through the whole window leaves a note
+// (no process figures, with its error), not silence; the host's figures
+// stand.
+func TestWatchProcessPageNeverAnswers(t *testing.T) {
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, l := range strings.Split(nodePage(int(time.Now().UnixMilli()/10)), "\n") {
+			if !strings.HasPrefix(l, "namedprocess") {
+				fmt.Fprintln(w, l)
+			}
+		}
+	}))
+	defer node.Close()
+	proc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer proc.Close()
+	start := time.Now()
+	w, err := StartWatch(context.Background(), WatchConfig{Interval: 30 * time.Millisecond, Hosts: []HostSpec{{Name: "db", URLs: []string{node.URL + "/metrics", proc.URL + "/metrics"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	w.Stop()
+	sum, notes := w.Summary(start, time.Now())
+	if h := sum.Hosts[0]; h.Samples < 3 || len(h.Gaps) != 0 || !strings.Contains(h.ProcessError, "503") {
+		t.Errorf("host %+v: want its figures and the process page's error", h)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "watched host db: no process figures") {
+		t.Errorf("notes %q: want the missing process figures said", notes)
 	}
 }

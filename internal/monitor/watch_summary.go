@@ -30,12 +30,26 @@ func (w *Watcher) Summary(from, to time.Time) (*results.Watch, []string) {
 			notes = append(notes, n)
 		}
 		if h.Resets > 0 {
-			notes = append(notes, fmt.Sprintf("watched host %s: %d interval(s) left out of its figures because a counter went back (a reboot, a restarted exporter, a process group whose processes exited)", h.Name, h.Resets))
+			notes = append(notes, fmt.Sprintf("watched host %s: %d interval(s) left out of its figures because its counters went back (a reboot, a restarted exporter)", h.Name, h.Resets))
 		}
+		resets := 0
 		for _, p := range procs {
-			if len(p.Gaps) > 0 && !sameGaps(p.Gaps, h.Gaps) {
-				notes = append(notes, fmt.Sprintf("watched host %s: its process figures have %d gap(s), first at %.0f s: %s", h.Name, len(p.Gaps), p.Gaps[0].FromS, firstLine(p.Gaps[0].Error)))
-				break
+			resets += p.Resets
+		}
+		if resets > 0 {
+			notes = append(notes, fmt.Sprintf("watched host %s: %d process-group interval(s) left out because a group's counter went back (a restarted process-exporter, a group whose processes exited)", h.Name, resets))
+		}
+		if h.ProcessError != "" {
+			// The process page failed where the host's did not.
+			if len(procs) == 0 {
+				notes = append(notes, fmt.Sprintf("watched host %s: no process figures: %s", h.Name, firstLine(h.ProcessError)))
+			} else {
+				for _, p := range procs {
+					if len(p.Gaps) > 0 {
+						notes = append(notes, fmt.Sprintf("watched host %s: its process figures have %d gap(s), first at %.0f s: %s", h.Name, len(p.Gaps), p.Gaps[0].FromS, firstLine(p.Gaps[0].Error)))
+						break
+					}
+				}
 			}
 		}
 		if h.Samples == 0 && h.Error != "" {
@@ -137,7 +151,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 	type procAcc struct {
 		cpuS, secs, maxCores float64
 		rss                  uint64
-		procs, n             int
+		procs, n, resets     int
 		series               []results.ProcPoint
 	}
 	procs := map[string]*procAcc{}
@@ -271,9 +285,11 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 	}
 	procIn := windowOf(procAt)
 	procGaps := gaps(procIn, procAt, procsFailed)
-	procResets := 0
 	for i := 1; i < len(rs); i++ {
 		prev, r := &rs[i-1], &rs[i]
+		if r.procsErr != nil && h.ProcessError == "" && procIn(procAt(prev), procAt(r)) {
+			h.ProcessError = r.procsErr.Error()
+		}
 		if r.procs == nil || prev.procs == nil || !procIn(prev.procsTime(), r.procsTime()) {
 			continue
 		}
@@ -286,17 +302,17 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			if !ok {
 				continue
 			}
-			if g.CPUS < pg.CPUS {
-				// The group's counter went back (process-exporter
-				// restarted, the group's processes replaced): the
-				// interval is unknown, not idle.
-				procResets++
-				continue
-			}
 			a := procs[name]
 			if a == nil {
 				a = &procAcc{}
 				procs[name] = a
+			}
+			if g.CPUS < pg.CPUS {
+				// The group's counter went back (process-exporter
+				// restarted, the group's processes replaced): the
+				// interval is unknown, not idle.
+				a.resets++
+				continue
 			}
 			d := g.CPUS - pg.CPUS
 			a.cpuS += d
@@ -308,7 +324,6 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 			a.n++
 		}
 	}
-	h.Resets += procResets
 	if wsum > 0 {
 		h.StealPct = math.Round(h.StealPct/wsum*100) / 100
 		for _, p := range []*float64{&h.CPUPct, &h.UserPct, &h.SysPct, &h.IowaitPct} {
@@ -345,6 +360,7 @@ func summarizeHost(spec HostSpec, rs []reading, from, to time.Time) (results.Wat
 		if a.secs > 0 {
 			p.CPUCores = round3(a.cpuS / a.secs)
 		}
+		p.Resets = a.resets
 		out = append(out, p)
 	}
 	return h, out
@@ -359,19 +375,6 @@ func scaleRates(m map[string]results.IORate, secs float64) map[string]results.IO
 		out[k] = results.IORate{InBps: round1(v.InBps / secs), OutBps: round1(v.OutBps / secs), UtilPct: round1(v.UtilPct / secs)}
 	}
 	return out
-}
-
-// sameGaps tells whether two lists of gaps cover the same stretches.
-func sameGaps(a, b []results.Gap) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].FromS != b[i].FromS || a[i].ToS != b[i].ToS {
-			return false
-		}
-	}
-	return true
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

@@ -110,7 +110,7 @@ func hostTable(c *Case) Table {
 				}
 				why := "no figures: " + firstLine(h.Error)
 				if h.Error == "" {
-					why = "processes only (no node_exporter page)"
+					why = "no host figures (no node_exporter page, or no whole interval in the window)"
 				}
 				t.Rows = append(t.Rows, append(row, why))
 				continue

@@ -163,7 +163,9 @@ func mergeTerminals(parts []*Run) *Terminals {
 		}
 		k := float64(t.Count)
 		n += k
-		if t.Sum > 0 || t.SumSquares > 0 {
+		if t.Sum > 0 || t.SumSquares > 0 || t.Mean == 0 && t.Stddev == 0 {
+			// Saved sums, or terminals that all completed nothing (exact
+			// either way).
 			sum += t.Sum
 			sumSq += t.SumSquares
 		} else {

@@ -72,6 +72,10 @@ type WatchedHost struct {
 	// Resets counts the intervals left out because a counter went back
 	// (a reboot, a restarted exporter): unknown, not idle.
 	Resets int `json:"counter_resets,omitempty"`
+	// ProcessError is the first failure of the host's process page in
+	// the window where its host figures came (process-exporter too slow
+	// or down): its process groups have gaps, or no figures at all.
+	ProcessError string `json:"process_error,omitempty"`
 }
 
 // IORate is one interface's (In = receive, Out = transmit) or one disk's
@@ -113,6 +117,10 @@ type WatchedProcess struct {
 	RSSBytes    uint64  `json:"rss_bytes"` // highest seen
 	Samples     int     `json:"samples"`
 	Gaps        []Gap   `json:"gaps,omitempty"`
+	// Resets counts the intervals left out because the group's counter
+	// went back (a restarted process-exporter, the group's processes
+	// replaced): unknown, not idle.
+	Resets int `json:"counter_resets,omitempty"`
 	// Series is the group's CPU per sampling interval, so that two sources
 	// of one process group can be compared over the same span.
 	Series []ProcPoint `json:"series,omitempty"`

@@ -48,10 +48,6 @@ type dbRead struct {
 	err error
 }
 
-// Start starts watching the run of spec with the options o; it returns nil
-// when watching is off and no live metrics are served. Problems (an
-// exporter that does not answer, no admin session) do not stop the run:
-// they end up in the result's notes.
 // loadName is the load machine's name among the watched hosts: its host
 // name, or "NAME (load)" when a --watch or plan host has that name (the
 // user watching this machine's exporters as well): two hosts of one name
@@ -65,6 +61,10 @@ func loadName(hostname string, others []monitor.HostSpec) string {
 	return hostname
 }
 
+// Start starts watching the run of spec with the options o; it returns nil
+// when watching is off and no live metrics are served. Problems (an
+// exporter that does not answer, no admin session) do not stop the run:
+// they end up in the result's notes.
 func Start(ctx context.Context, o *Options, spec Spec) *Run {
 	if o == nil || o.off {
 		if o != nil && o.prom != nil {
@@ -77,8 +77,8 @@ func Start(ctx context.Context, o *Options, spec Spec) *Run {
 	hosts := append(append([]monitor.HostSpec(nil), o.planHosts...), o.hosts...)
 	wt, err := monitor.StartWatch(ctx, monitor.WatchConfig{Hosts: append([]monitor.HostSpec{{Name: loadName(hostname, hosts), Role: "load"}}, hosts...), Processes: o.procs, Interval: o.interval})
 	if err != nil {
-		// Names are checked when the options are parsed (CheckHosts):
-		// not reached but for a broken watch.
+		// Names are checked when the options are parsed (ParseSpecs,
+		// SetPlanHosts): not reached but for a broken watch.
 		w.errs = append(w.errs, err.Error())
 	}
 	w.watcher = wt

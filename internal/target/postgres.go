@@ -86,6 +86,10 @@ func (b *postgresBackend) connect(ctx context.Context, i int) (Conn, error) {
 	pc := &pgConn{
 		endpoint: b.t.Endpoints[i], conn: c, prepared: b.prepared,
 		stmts: make(map[string]*pgStmt),
+		// An isolation the user chose (--isolation, or the URL's
+		// default_transaction_isolation) is every transaction's,
+		// Order-Status's too: BeginSnapshot then begins plainly.
+		userIso: b.configs[i].RuntimeParams["default_transaction_isolation"] != "",
 	}
 	// Statements run under a per-session guard instead of pgx's per-query
 	// context watch (see stmtGuard): the same interruption (a past socket
@@ -131,6 +135,7 @@ type pgConn struct {
 	frows    guardedRows // guarded
 	args     pgArgs      // the lean path's bound parameters
 	g        stmtGuard
+	userIso  bool // an isolation level set for the session by the user
 }
 
 var _ Conn = (*pgConn)(nil)
@@ -218,9 +223,14 @@ func (c *pgConn) Begin(ctx context.Context, _ bool) error {
 // each statement its own, and a multi-statement read (TPC-C's
 // Order-Status: the customer, their latest order, its lines) could see a
 // Delivery's commit between two of them, a state that never existed
-// (clause 3.4's isolation). A read-only transaction at this level never
-// fails for serialization.
+// (clause 3.4's isolation). On PostgreSQL a read-only transaction at this
+// level never fails for serialization (PostgreSQL-compatible distributed
+// databases may map it to SERIALIZABLE and retry it, as any transaction).
+// An isolation the user set for the session is kept: a plain begin.
 func (c *pgConn) BeginSnapshot(ctx context.Context) error {
+	if c.userIso {
+		return c.Begin(ctx, false)
+	}
 	rctx, err := c.g.enter(ctx)
 	if err != nil {
 		return err

@@ -223,7 +223,7 @@ func (t *Terminal) newOrder(ctx context.Context, fresh bool) (metrics.Outcome, e
 		// the order drawn for it (its last line's unused id) is the spec's
 		// rollback: any other missing item is a broken ITEM table (or a
 		// proxy's incomplete broadcast copy), a failure, not a New-Order.
-		if !n.rbk || got != k-1 || n.lines[k-1].iID != unusedItemID {
+		if !n.rbk || got != k-1 || n.found[k-1] {
 			return t.fail(ctx, txn, "select item", fmt.Errorf("%d of the order's %d items found: %w", got, k, errItemMissing))
 		}
 		if rerr := t.rollback(ctx); rerr != nil {
