@@ -49,6 +49,30 @@ func loadTxnFixture(t *testing.T, tgt *target.Target) {
 	}
 }
 
+// txnSession loads tgt's shared fixture and opens a session on it (closed
+// with the test), with the data set's names and metadata.
+func txnSession(t *testing.T, tgt *target.Target, opts target.Options) (target.Conn, Names, Meta) {
+	t.Helper()
+	loadTxnFixture(t, tgt)
+	ctx := context.Background()
+	conn, err := target.NewConnector(tgt, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	c, err := conn.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	names, _ := NamesFor("standard")
+	meta, err := ReadMeta(ctx, c, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, names, meta
+}
+
 // allocBudget is the most heap objects a transaction may cost the
 // terminal and the client together, per server kind, in prepared mode,
 // averaged over 200 transactions of one type. The terminals bind integers,
@@ -85,23 +109,8 @@ func TestTerminalAllocations(t *testing.T) {
 			continue // SQLite: database/sql's own allocations dominate
 		}
 		t.Run(string(tgt.Kind), func(t *testing.T) {
-			loadTxnFixture(t, tgt)
 			ctx := context.Background()
-			conn, err := target.NewConnector(tgt, target.Options{StatementMode: target.Prepared})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			c, err := conn.Connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			names, _ := NamesFor("standard")
-			meta, err := ReadMeta(ctx, c, names)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, names, meta := txnSession(t, tgt, target.Options{StatementMode: target.Prepared})
 			for _, shape := range []TxnShape{ShapeBatched, ShapePerLine} {
 				t.Run(string(shape), func(t *testing.T) {
 					budget := budget

@@ -24,23 +24,8 @@ func TestNewOrderMissingItem(t *testing.T) {
 			continue // its file is the test's own: loadTxnFixture loads a kind once per process
 		}
 		t.Run(string(tgt.Kind), func(t *testing.T) {
-			loadTxnFixture(t, tgt)
 			ctx := context.Background()
-			conn, err := target.NewConnector(tgt, target.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			c, err := conn.Connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			names, _ := NamesFor("standard")
-			meta, err := ReadMeta(ctx, c, names)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, names, meta := txnSession(t, tgt, target.Options{})
 			for _, shape := range []TxnShape{ShapeBatched, ShapePerLine} {
 				w, err := New(Config{Warehouses: txnWarehouses(tgt.Kind), Mix: DefaultMix, Names: names, Seed: 7, Shape: shape}, meta)
 				if err != nil {
