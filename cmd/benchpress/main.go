@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -74,7 +73,9 @@ func run() int {
 	err := root.ExecuteContext(ctx)
 	code := cli.ExitCode(err)
 	switch {
-	case code == cli.ExitInterrupted && (errors.Is(err, cli.ErrInterrupted) && err.Error() == cli.ErrInterrupted.Error() || errors.Is(err, context.Canceled) && err.Error() == context.Canceled.Error()):
+	case code == cli.ExitInterrupted && (err == nil || err.Error() == cli.ErrInterrupted.Error() || err.Error() == context.Canceled.Error()):
+		// The bare interruption; one joined with more (a sweep's kept
+		// results) is printed whole below.
 		fmt.Fprintln(os.Stderr, "benchpress: interrupted")
 	case err != nil:
 		fmt.Fprintf(os.Stderr, "benchpress: %v\n", err)
