@@ -170,6 +170,11 @@ func (o *prepareOptions) run(ctx context.Context, env *registry.Env, fs *pflag.F
 		console.F1(float64(st.Rows)/max(st.Load.Seconds(), 1e-9)))
 	fmt.Fprintf(env.Out, "  load %s, indexes %s, %d unit(s); data set has %d warehouse(s)\n",
 		st.Load.Round(100*time.Millisecond), st.Indexes.Round(100*time.Millisecond), st.Units, st.Meta.Warehouses)
+	if st.Incomplete != "" {
+		// Not an error: with one machine per range the others may still be
+		// loading. The status stays "loading" and runs refuse the set.
+		fmt.Fprintf(env.Out, "  data set NOT complete: %s not loaded yet (another range still loading, or an earlier load that failed: --resume once no other load is running); runs refuse it until then\n", st.Incomplete)
+	}
 	if len(st.Methods) > 0 {
 		tabs := console.SortedKeys(st.Methods)
 		parts := make([]string, len(tabs))

@@ -159,6 +159,12 @@ func ReadMeta(ctx context.Context, conn target.Conn, n Names) (Meta, error) {
 		return Meta{}, err
 	}
 	if kv[keyStatus] != statusComplete {
+		if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil && kv[keyStatus] == statusLoading {
+			if miss := describeUnloaded(unloaded(kv, w)); miss != "" {
+				return Meta{}, fmt.Errorf("%w: the data set of %d warehouses is not complete: %s not loaded (a range still loading, or a load that failed: once no other load is running, load them with prepare --warehouse-range or --resume), or %s with --drop",
+					workload.ErrNotPrepared, w, miss, prepareHint)
+			}
+		}
 		return Meta{}, fmt.Errorf("%w: the last load did not finish (status %q); %s with --drop",
 			workload.ErrNotPrepared, kv[keyStatus], prepareHint)
 	}
@@ -192,6 +198,10 @@ func parseMeta(kv map[string]string) (Meta, error) {
 	m.Seed = seed
 	if t, err := time.Parse(time.RFC3339, kv[keyLoadedAt]); err == nil {
 		m.LoadedAt = t
+	} else {
+		// The zero time would become C_SINCE and O_ENTRY_D of the rows a
+		// resumed or ranged load adds.
+		errs = append(errs, fmt.Sprintf("%s=%q", keyLoadedAt, kv[keyLoadedAt]))
 	}
 	if len(errs) > 0 {
 		return m, fmt.Errorf("%w: bad metadata values %s; %s with --drop",

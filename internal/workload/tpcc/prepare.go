@@ -15,7 +15,7 @@ import (
 
 // ErrTablesExist is returned (wrapped, naming the tables found) by Prepare
 // when the scheme's tables are already there and Drop was not requested. The
-// CLI maps it to exit code 4, like the workload data-set errors.
+// CLI maps it to exit code 7 (cli/exit.go).
 var ErrTablesExist = errors.New("tables already exist; use --drop to recreate")
 
 // PrepareConfig configures Prepare.
@@ -61,6 +61,11 @@ type PrepareStats struct {
 	Warnings []string // e.g. foreign keys skipped on SQLite, INSERT fallback
 	// Methods maps each loaded table to the write path(s) used.
 	Methods map[string]string
+	// Incomplete, when not empty, names what the data set still lacks
+	// after this load (describeUnloaded): a range was loaded into a data
+	// set whose other parts are not (yet) there, so its status stays
+	// "loading" and runs refuse it.
+	Incomplete string
 }
 
 // Prepare creates and loads a TPC-C data set of cfg.Warehouses warehouses
@@ -221,22 +226,63 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	if err != nil {
 		return st, err
 	}
-	if cfg.FK && !created {
-		st.Warnings = append(st.Warnings, "foreign keys not added: they are added only by the load that creates the indexes")
-	} else if cfg.FK {
-		if conn.Kind() == target.SQLite {
-			st.Warnings = append(st.Warnings, "foreign keys skipped: SQLite cannot add constraints to existing tables")
-		} else {
-			for _, q := range foreignKeySQL(n) {
-				if _, err := conn.Exec(ctx, q); err != nil {
-					return st, fmt.Errorf("add foreign key: %s: %w", q, err)
-				}
+	// Foreign keys come with the load that creates the indexes, or with a
+	// --resume of a load that failed after its indexes (adding those still
+	// missing); a range added to a data set gets none (another machine's
+	// range may still be loading child rows).
+	switch {
+	case cfg.FK && !created && (ranged || !cfg.Resume):
+		st.Warnings = append(st.Warnings, "foreign keys not added: they are added only by the load that creates the indexes (or by --resume --fk)")
+	case cfg.FK && conn.Kind() == target.SQLite:
+		st.Warnings = append(st.Warnings, "foreign keys skipped: SQLite cannot add constraints to existing tables")
+	case cfg.FK:
+		have, err := foreignKeyNames(ctx, conn)
+		if err != nil {
+			return st, err
+		}
+		for _, fk := range foreignKeys(n) {
+			if have[strings.ToLower(fk.name)] {
+				continue
+			}
+			if _, err := conn.Exec(ctx, fk.sql); err != nil {
+				return st, fmt.Errorf("add foreign key: %s: %w", fk.sql, err)
 			}
 		}
 	}
 	st.Indexes = time.Since(t0)
-	if err := setMeta(ctx, conn, n, keyStatus, statusComplete); err != nil {
+	// Complete only when every unit of the whole data set is recorded: a
+	// range loaded into a set whose earlier load failed, or one machine's
+	// range finishing before another's, must not mark it complete. The
+	// warehouse count is read again: another machine may have raised it.
+	kv, err := readMetaMap(ctx, conn, n)
+	if err != nil {
 		return st, err
+	}
+	all := st.Meta.Warehouses
+	if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil {
+		all = max(all, w)
+	}
+	if st.Incomplete = describeUnloaded(unloaded(kv, all)); st.Incomplete != "" {
+		st.Total = time.Since(start)
+		return st, nil
+	}
+	// In a transaction: two machines finishing their ranges together must
+	// not both delete the key and then collide on inserting it.
+	if err := setMetaTx(ctx, conn, n, [][2]string{{keyStatus, statusComplete}}); err != nil {
+		return st, err
+	}
+	// A range another machine began between the reading and the write
+	// raised the count (and set "loading", which this write undid): read
+	// again, and put "loading" back if the set is not whole any more.
+	if kv, err = readMetaMap(ctx, conn, n); err != nil {
+		return st, err
+	}
+	if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil && w > all {
+		if st.Incomplete = describeUnloaded(unloaded(kv, w)); st.Incomplete != "" {
+			if err := setMetaTx(ctx, conn, n, [][2]string{{keyStatus, statusLoading}}); err != nil {
+				return st, err
+			}
+		}
 	}
 	st.Total = time.Since(start)
 	return st, nil

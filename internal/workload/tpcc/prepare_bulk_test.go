@@ -11,6 +11,7 @@ import (
 	"benchpress/internal/load"
 	"benchpress/internal/target"
 	"benchpress/internal/testdb"
+	"benchpress/internal/workload"
 )
 
 // bulkTargets returns connectors on database bp_t_tpcc_bulk (own tables, so
@@ -277,6 +278,31 @@ func TestWarehouseRange(t *testing.T) {
 					t.Errorf("%s warehouse 2: range load %s, full load %s", tab, ranged[tab], fp)
 				}
 			}
+			// Warehouse 2's load failed (its units unrecorded): a range
+			// added after it must not mark the set complete, and runs
+			// refuse it naming what is missing, until --resume loads it.
+			if _, err := conn.Exec(ctx, "DELETE FROM "+n.Meta+" WHERE meta_key LIKE 'unit:%:2-2%'"); err != nil {
+				t.Fatal(err)
+			}
+			if err := setMetaTx(ctx, conn, n, [][2]string{{keyStatus, statusLoading}}); err != nil {
+				t.Fatal(err)
+			}
+			st, err = Prepare(ctx, c, PrepareConfig{WarehouseLo: 3, WarehouseHi: 3, Threads: 2, Names: n})
+			if err != nil || st.Incomplete != "warehouse 2" {
+				t.Fatalf("range 3-3 over a failed warehouse 2: incomplete %q, %v; want warehouse 2", st.Incomplete, err)
+			}
+			if _, err := ReadMeta(ctx, conn, n); !errors.Is(err, workload.ErrNotPrepared) || !strings.Contains(err.Error(), "warehouse 2 not loaded") {
+				t.Fatalf("ReadMeta of the incomplete set: %v", err)
+			}
+			if st, err = Prepare(ctx, c, PrepareConfig{Resume: true, Threads: 2, Names: n}); err != nil || st.Incomplete != "" {
+				t.Fatalf("resume: %q, %v", st.Incomplete, err)
+			}
+			if m, err := ReadMeta(ctx, conn, n); err != nil || m.Warehouses != 3 {
+				t.Fatalf("meta after the resume: %+v, %v", m, err)
+			}
+			if got := fingerprints(t, ctx, conn, w2); got[tableNames[tStock]] != full[tableNames[tStock]] {
+				t.Errorf("warehouse 2 after the resume: stock %s, want %s", got[tableNames[tStock]], full[tableNames[tStock]])
+			}
 			// With foreign keys a range would load child rows before their
 			// parents: refused, with the remedy.
 			if conn.Kind() == target.SQLite {
@@ -287,6 +313,22 @@ func TestWarehouseRange(t *testing.T) {
 			}
 			if _, err := Prepare(ctx, c, PrepareConfig{WarehouseLo: 2, WarehouseHi: 2, Threads: 2, Names: n}); err == nil || !strings.Contains(err.Error(), "--drop --fk --warehouses 2") {
 				t.Errorf("range on a data set with foreign keys: err = %v, want it refused", err)
+			}
+			// A load that failed while adding its foreign keys: --resume
+			// --fk adds those still missing.
+			drop := "ALTER TABLE " + n.Stock + " DROP FOREIGN KEY " + n.Stock + "_fk_i"
+			if conn.Kind() == target.Postgres {
+				drop = "ALTER TABLE " + n.Stock + " DROP CONSTRAINT " + n.Stock + "_fk_i"
+			}
+			if _, err := conn.Exec(ctx, drop); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := Prepare(ctx, c, PrepareConfig{Resume: true, FK: true, Threads: 2, Names: n}); err != nil || len(st.Warnings) > 0 {
+				t.Fatalf("resume --fk: %v, warnings %q", err, st.Warnings)
+			}
+			have, err := foreignKeyNames(ctx, conn)
+			if err != nil || len(have) < len(foreignKeys(n)) || !have[strings.ToLower(n.Stock+"_fk_i")] {
+				t.Fatalf("foreign keys after resume --fk: %v, %v", have, err)
 			}
 		})
 	}

@@ -278,3 +278,52 @@ func deleteSpan(ctx context.Context, s *load.Session, n Names, t tableID, sp spa
 	}
 	return nil
 }
+
+// unloaded returns what of a data set of warehouses warehouses the unit keys
+// in kv do not record as loaded: whether parts of ITEM are missing, and the
+// warehouses (ascending) with a table part missing. A load that covered only
+// a range (--warehouse-range, or another machine's range still running)
+// leaves the others here; the data set is complete only when both are empty.
+func unloaded(kv map[string]string, warehouses int) (item bool, ws []int) {
+	spans := planSpans(planSpec{wlo: 1, whi: warehouses, items: true, threads: 1, done: doneIntervals(kv)})
+	for _, ps := range spans {
+		if ps.t == tItem {
+			item = true
+			continue
+		}
+		if len(ws) == 0 || ws[len(ws)-1] != ps.sp.wlo {
+			ws = append(ws, ps.sp.wlo)
+		}
+	}
+	return item, ws
+}
+
+// describeUnloaded names what unloaded found, warehouses as ranges
+// ("ITEM, warehouses 5-10, 12"); "" when nothing is missing.
+func describeUnloaded(item bool, ws []int) string {
+	var parts []string
+	if item {
+		parts = append(parts, "ITEM")
+	}
+	var rs []string
+	for i := 0; i < len(ws); {
+		j := i
+		for j+1 < len(ws) && ws[j+1] == ws[j]+1 {
+			j++
+		}
+		if i == j {
+			rs = append(rs, strconv.Itoa(ws[i]))
+		} else {
+			rs = append(rs, fmt.Sprintf("%d-%d", ws[i], ws[j]))
+		}
+		i = j + 1
+	}
+	if len(rs) > 0 {
+		w := "warehouses "
+		if len(ws) == 1 {
+			w = "warehouse "
+		}
+		parts = append(parts, w+strings.Join(rs, ", "))
+	}
+	return strings.Join(parts, ", ")
+}

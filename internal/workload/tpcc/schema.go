@@ -145,14 +145,19 @@ func missingIndexes(ctx context.Context, conn target.Conn, n Names) ([]string, e
 	return missing, nil
 }
 
-// foreignKeySQL returns the optional foreign keys of reference §1.4, added
-// after the load (not supported by ALTER TABLE on SQLite).
-func foreignKeySQL(n Names) []string {
-	fk := func(tab, name, cols, ref, refCols string) string {
-		return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s_%s FOREIGN KEY (%s) REFERENCES %s (%s)",
-			tab, tab, name, cols, ref, refCols)
+// foreignKey is one constraint of foreignKeys: its name and its DDL.
+type foreignKey struct{ name, sql string }
+
+// foreignKeys returns the optional foreign keys of reference §1.4, named
+// <table>_<name>, added after the load (not supported by ALTER TABLE on
+// SQLite).
+func foreignKeys(n Names) []foreignKey {
+	fk := func(tab, name, cols, ref, refCols string) foreignKey {
+		c := tab + "_" + name
+		return foreignKey{c, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
+			tab, c, cols, ref, refCols)}
 	}
-	return []string{
+	return []foreignKey{
 		fk(n.District, "fk_w", "d_w_id", n.Warehouse, "w_id"),
 		fk(n.Customer, "fk_d", "c_w_id, c_d_id", n.District, "d_w_id, d_id"),
 		fk(n.History, "fk_c", "h_c_w_id, h_c_d_id, h_c_id", n.Customer, "c_w_id, c_d_id, c_id"),
@@ -185,8 +190,9 @@ func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) 
 }
 
 // hasForeignKeys reports whether n's STOCK table has the foreign keys of
-// --fk (foreignKeySQL adds all or none; SQLite never has them). An error
-// reading the catalog counts as none.
+// --fk (any of them: a load that failed while adding them has some, which
+// --resume --fk completes; SQLite never has them). An error reading the
+// catalog counts as none.
 func hasForeignKeys(ctx context.Context, conn target.Conn, n Names) bool {
 	schema := "DATABASE()"
 	switch conn.Kind() {
@@ -199,6 +205,29 @@ func hasForeignKeys(ctx context.Context, conn target.Conn, n Names) bool {
 	err := target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schema+" AND LOWER(table_name) = ?",
 		[]any{&c}, strings.ToLower(n.Stock))
 	return err == nil && c > 0
+}
+
+// foreignKeyNames returns the lower-cased names of the foreign keys in the
+// session's schema (database).
+func foreignKeyNames(ctx context.Context, conn target.Conn) (map[string]bool, error) {
+	schema := "DATABASE()"
+	if conn.Kind() == target.Postgres {
+		schema = "current_schema()"
+	}
+	rows, err := conn.Query(ctx, "SELECT constraint_name FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schema)
+	if err != nil {
+		return nil, fmt.Errorf("list foreign keys: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fmt.Errorf("list foreign keys: %w", err)
+		}
+		out[strings.ToLower(c)] = true
+	}
+	return out, rows.Err()
 }
 
 // allTables returns the data tables and the metadata table of n.
