@@ -17,8 +17,10 @@ const loadBatchParams = 2000
 // Load is the YCSB load phase (§3.7): it creates usertable if it does not
 // exist and inserts keynums [insertstart, insertstart+insertcount) with all
 // fields random, split into threads contiguous ranges loaded in parallel by
-// batched multi-row INSERTs. progress, if set, receives the rows of every
-// batch (called concurrently). Loader errors are joined.
+// batched multi-row INSERTs, and the last keynum alone once they all
+// succeeded (CheckLoaded's mark of a complete load). progress, if set,
+// receives the rows of every batch (called concurrently). Loader errors
+// are joined.
 func Load(ctx context.Context, d Dialer, p Props, threads int, progress func(rows int64)) error {
 	c, err := ParseConfig(p)
 	if err != nil {
@@ -34,22 +36,29 @@ func Load(ctx context.Context, d Dialer, p Props, threads int, progress func(row
 	if err != nil {
 		return fmt.Errorf("create table %s: %w", c.Table, err)
 	}
+	if c.InsertCount == 0 {
+		return nil
+	}
+	// The last record is loaded alone after all the others succeeded:
+	// CheckLoaded looks for the first and the last, so a load that failed
+	// in any range (or was stopped) is never taken for a complete one.
+	body := c.InsertCount - 1
 	if threads < 1 {
 		threads = 1
 	}
-	if int64(threads) > c.InsertCount {
-		threads = int(max(c.InsertCount, 1))
+	if int64(threads) > body {
+		threads = int(max(body, 1))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, threads)
 	var wg sync.WaitGroup
-	per := c.InsertCount / int64(threads)
+	per := body / int64(threads)
 	for th := 0; th < threads; th++ {
 		lo := c.InsertStart + int64(th)*per
 		hi := lo + per
 		if th == threads-1 {
-			hi = c.InsertStart + c.InsertCount
+			hi = c.InsertStart + body
 		}
 		wg.Add(1)
 		go func(th int, lo, hi int64) {
@@ -61,7 +70,14 @@ func Load(ctx context.Context, d Dialer, p Props, threads int, progress func(row
 		}(th, lo, hi)
 	}
 	wg.Wait()
-	return joinFirst(errs)
+	if err := joinFirst(errs); err != nil {
+		return err
+	}
+	last := c.InsertStart + body
+	if err := w.loadRange(ctx, d, uint64(threads), last, last+1, progress); err != nil {
+		return fmt.Errorf("load keynum %d (the last, loaded after the others): %w", last, err)
+	}
+	return nil
 }
 
 // joinFirst joins loader errors, dropping the cancellations the first

@@ -32,21 +32,27 @@ func (t *terminal) Close()          {}
 
 // Exec runs one operation (§3.6). YCSB operations are single statements in
 // autocommit; there is no transaction to roll back. A read that finds no
-// row, or an update that matches none, counts NOT_FOUND and still succeeds.
+// row, or an update that matches none, counts NOT_FOUND and fails
+// (errNotFound): YCSB's DBWrapper files every status that is not OK under
+// <OP>-FAILED, and a key the chooser drew was loaded or acknowledged, so
+// a missing row is a broken data set or a lost insert, not a result.
 func (t *terminal) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 	var rc int
 	var err error
+	var key string
 	switch op {
 	case OpRead:
-		rc, err = t.doRead(ctx, t.nextKey())
+		key = t.nextKey()
+		rc, err = t.doRead(ctx, key)
 	case OpUpdate:
-		rc, err = t.doUpdate(ctx, t.nextKey())
+		key = t.nextKey()
+		rc, err = t.doUpdate(ctx, key)
 	case OpInsert:
 		rc, err = t.doInsert(ctx)
 	case OpScan:
 		rc, err = t.doScan(ctx)
 	case OpReadModifyWrite:
-		key := t.nextKey()
+		key = t.nextKey()
 		rc, err = t.doRead(ctx, key)
 		t.count(OpRead, rc, err)
 		if err != nil {
@@ -63,10 +69,20 @@ func (t *terminal) Exec(ctx context.Context, op int) (metrics.Outcome, error) {
 		}
 	}
 	t.count(op, rc, err)
+	if err == nil && rc == rcNotFound {
+		err = &errNotFound{op: opNames[op], key: key}
+	}
 	if err != nil {
 		return metrics.Failed, err
 	}
 	return metrics.OK, nil
+}
+
+// errNotFound is a read or update of a key with no row (YCSB's NOT_FOUND).
+type errNotFound struct{ op, key string }
+
+func (e *errNotFound) Error() string {
+	return fmt.Sprintf("%s: no row with key %s (NOT_FOUND: the data set lacks a loaded or acknowledged key)", e.op, e.key)
 }
 
 func (t *terminal) count(op, rc int, err error) {

@@ -2,11 +2,13 @@ package ycsb
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
 
+	"benchpress/internal/metrics"
 	"benchpress/internal/target"
 )
 
@@ -46,17 +48,18 @@ func TestOpsSQLAndReturnCodes(t *testing.T) {
 	w, term := newTerm(t, p, conn)
 	ctx := context.Background()
 	cases := []struct {
-		op      int
-		rows    int
-		prefix  []string
-		counter string
+		op       int
+		rows     int
+		prefix   []string
+		counter  string
+		notFound bool // fails with errNotFound (YCSB's <OP>-FAILED)
 	}{
-		{OpRead, 1, []string{"SELECT YCSB_KEY, FIELD0, FIELD1"}, "READ.OK"},
-		{OpRead, 0, []string{"SELECT"}, "READ.NOT_FOUND"},
-		{OpUpdate, 1, []string{"UPDATE usertable SET FIELD"}, "UPDATE.OK"},
-		{OpInsert, 1, []string{"INSERT INTO usertable (YCSB_KEY, FIELD0"}, "INSERT.OK"},
-		{OpScan, 5, []string{"SELECT YCSB_KEY, FIELD0"}, "SCAN.OK"},
-		{OpReadModifyWrite, 1, []string{"SELECT", "UPDATE"}, "READ-MODIFY-WRITE.OK"},
+		{OpRead, 1, []string{"SELECT YCSB_KEY, FIELD0, FIELD1"}, "READ.OK", false},
+		{OpRead, 0, []string{"SELECT"}, "READ.NOT_FOUND", true},
+		{OpUpdate, 1, []string{"UPDATE usertable SET FIELD"}, "UPDATE.OK", false},
+		{OpInsert, 1, []string{"INSERT INTO usertable (YCSB_KEY, FIELD0"}, "INSERT.OK", false},
+		{OpScan, 5, []string{"SELECT YCSB_KEY, FIELD0"}, "SCAN.OK", false},
+		{OpReadModifyWrite, 1, []string{"SELECT", "UPDATE"}, "READ-MODIFY-WRITE.OK", false},
 	}
 	names := w.Extras()
 	idx := func(name string) int {
@@ -70,7 +73,12 @@ func TestOpsSQLAndReturnCodes(t *testing.T) {
 	}
 	for _, c := range cases {
 		conn.log, conn.rows = nil, c.rows
-		if _, err := term.Exec(ctx, c.op); err != nil {
+		out, err := term.Exec(ctx, c.op)
+		var nf *errNotFound
+		switch {
+		case c.notFound && (!errors.As(err, &nf) || out != metrics.Failed || !strings.Contains(err.Error(), "no row with key user")):
+			t.Errorf("op %s found no row: got %v, %v; want a failed operation naming the key", opNames[c.op], out, err)
+		case !c.notFound && err != nil:
 			t.Fatal(err)
 		}
 		if len(conn.log) != len(c.prefix) {
