@@ -30,6 +30,12 @@ func Classify(err error) Class {
 var ErrConflict = errors.New("write conflict")
 
 func classify(err error) Class {
+	if cl := (*CommitLostError)(nil); errors.As(err, &cl) && !errors.Is(err, context.Canceled) {
+		// A COMMIT past its own bound (EndTxTimeout: a context deadline
+		// on the driver path, the socket closed): the session is gone and
+		// must be replaced, as for any other lost COMMIT.
+		return ClassLostConnection
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return ClassOther
 	}
@@ -45,10 +51,13 @@ func classify(err error) Class {
 			// connection on ("Communications link failure", 08S01).
 			return ClassLostConnection
 		}
-		if c == ClassOther {
+		if c == ClassOther && (me.Number == 0 || string(me.SQLState[:]) != "23000") {
 			// A number of no class of its own with a SQLSTATE that has
 			// one: ShardingSphere's MySQL front end passes a PostgreSQL
-			// backend's deadlock on as 0 / 40P01.
+			// backend's deadlock on as 0 / 40P01. MySQL's own generic
+			// 23000 also marks query errors (1052: a column is ambiguous),
+			// so under a real number it says nothing: the constraint
+			// numbers are listed in classifyMySQL.
 			c = classifyPostgres(string(me.SQLState[:]))
 		}
 		return c
@@ -117,7 +126,7 @@ func classifyMySQL(n uint16) Class {
 		8022, // TiDB: error in transaction commit, retry the transaction
 		8028: // TiDB: "Information schema is changed" (DDL during the transaction)
 		return ClassSerialization
-	case 1062, 1586, // duplicate key
+	case 1062, 1586, 1022, 1169, 1557, 1569, 1761, 1762, 1859, // duplicate key, in its older, foreign-key, auto-increment and index forms
 		1451, 1452, 1216, 1217, // foreign key (1216/1217: the older codes some servers still send)
 		1048, 1364, // NOT NULL, no default
 		3819, 4025: // CHECK (MySQL, MariaDB)

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ func TestCommitLost(t *testing.T) {
 		{"socket deadline", &netTimeout{timeout}, true, ClassLostConnection},
 		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), true, ClassLostConnection},
 		{"eof", io.ErrUnexpectedEOF, true, ClassLostConnection},
+		{"past EndTxTimeout on the driver path", fmt.Errorf("commit: %w", context.DeadlineExceeded), true, ClassLostConnection},
 		{"killed by the server", &mysql.MySQLError{Number: 1927, Message: "Connection was killed"}, false, ClassLostConnection},
 		{"administrator shutdown", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}, false, ClassLostConnection},
 		{"deadlock", &mysql.MySQLError{Number: 1213, Message: "Deadlock found"}, false, ClassDeadlock},

@@ -106,6 +106,16 @@ func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: mysql parameters: %w", ErrBadParams, err)
 	}
+	// The driver sends a parameter it does not know as SET <name> = <value>
+	// on every connect: a password= (PostgreSQL's URL spelling) would set
+	// the account's password, or come back quoted in the server's syntax
+	// error. Refused, naming the parameter, never its value.
+	for k := range cfg.Params {
+		if secretSessionParam(k) {
+			return nil, fmt.Errorf("%w: mysql parameter %q would be sent to the server as SET %s = <its value>: give the password in the URL's user info (mysql://user:password@host/db) or with --password-env / MYSQL_PWD",
+				ErrBadParams, k, k)
+		}
+	}
 	// Arguments of text statements are always encoded client-side: in Text
 	// mode for every statement, in Prepared mode for the statements a
 	// workload runs as text to stay within max_prepared_stmt_count (see
@@ -116,6 +126,15 @@ func mysqlConfig(t *Target, ep string, opts Options) (*mysql.Config, error) {
 		cfg.Timeout = opts.ConnectTimeout
 	}
 	return cfg, nil
+}
+
+// secretSessionParam tells whether a parameter the driver would send as a
+// session variable is named like a password (password, passwd, pwd,
+// *secret*). Not sensitiveParam's "key": foreign_key_checks and
+// sql_require_primary_key are session variables users set.
+func secretSessionParam(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "pass") || strings.Contains(n, "pwd") || strings.Contains(n, "secret")
 }
 
 func (b *mysqlBackend) connect(ctx context.Context, i int) (Conn, error) {

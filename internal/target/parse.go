@@ -133,8 +133,9 @@ func parseServer(kind Kind, rest, defPort string) (*Target, error) {
 	t := &Target{Kind: kind}
 	// The last '@' of the whole URL separates user info from hosts, so that
 	// a password with an unescaped '@', '/', '?' or '#' still parses (and is
-	// still redacted); the query is cut only after that.
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
+	// still redacted); the query is cut only after that. An '@' in a query
+	// value is passed over (userInfoAt).
+	if at := userInfoAt(rest); at >= 0 {
 		user, pass, hasPass := strings.Cut(rest[:at], ":")
 		var err error
 		if t.User, err = url.PathUnescape(user); err != nil {
@@ -174,6 +175,37 @@ func parseServer(kind Kind, rest, defPort string) (*Target, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// userInfoAt returns the index in rest (a URL after its "//") of the '@'
+// that ends the user info, or -1. It is the last '@' whose user info does
+// not read as hosts, a database and a query with a parameter ("h/db?k=v"):
+// such an '@' is in a query value (application_name=a@b), and taking it
+// would make the hosts, the database and a secret parameter part of the
+// password. When every '@' reads so: the last one if a database path
+// follows it (a password may hold '/', '?' and '='), else none (no user
+// info: "h/db?application_name=a@b").
+func userInfoAt(rest string) int {
+	last := strings.LastIndex(rest, "@")
+	for at := last; at >= 0; at = strings.LastIndex(rest[:at], "@") {
+		if !queryLike(rest[:at]) {
+			return at
+		}
+	}
+	if last >= 0 && !strings.Contains(rest[last+1:], "/") {
+		return -1
+	}
+	return last
+}
+
+// queryLike tells whether s has a '/' followed by a '?' followed by '='.
+func queryLike(s string) bool {
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		return false
+	}
+	q := strings.IndexByte(s[slash:], '?')
+	return q >= 0 && strings.IndexByte(s[slash+q:], '=') >= 0
 }
 
 // parseHostPort normalises one endpoint to host:port ([v6]:port).

@@ -28,6 +28,12 @@ func TestParse(t *testing.T) {
 			Target{Kind: Postgres, User: "us@er", Password: "p:a/ss@w", Endpoints: []string{"h:5433"}, Database: "db"}},
 		{"raw special chars in password", "postgres://u:p@s/s?w#rd@h/db",
 			Target{Kind: Postgres, User: "u", Password: "p@s/s?w#rd", Endpoints: []string{"h:5432"}, Database: "db"}},
+		{"'@' in a query value", "postgres://bench@h/db?sslmode=disable&application_name=a@b",
+			Target{Kind: Postgres, User: "bench", Endpoints: []string{"h:5432"}, Database: "db", Params: map[string]string{"sslmode": "disable", "application_name": "a@b"}}},
+		{"'@' in a query value with a '/' after it", "mysql://u:pw@h/db?x=a@b/c",
+			Target{Kind: MySQL, User: "u", Password: "pw", Endpoints: []string{"h:3306"}, Database: "db", Params: map[string]string{"x": "a@b/c"}}},
+		{"'@' in a query value, no user info", "postgres://h/db?application_name=a@b",
+			Target{Kind: Postgres, Endpoints: []string{"h:5432"}, Database: "db", Params: map[string]string{"application_name": "a@b"}}},
 		{"postgresql alias", "postgresql://u@h/db?sslmode=disable",
 			Target{Kind: Postgres, User: "u", Endpoints: []string{"h:5432"}, Database: "db", Params: map[string]string{"sslmode": "disable"}}},
 		{"no user", "postgres://h/db",
@@ -87,6 +93,7 @@ func TestParseErrors(t *testing.T) {
 		{"sqlite no path", "sqlite://", "missing database file path"},
 		{"secret param", "mysql://u@h/db?password=" + secret + "%zz", `bad percent-escape in value of parameter "password"`},
 		{"nested path", "mysql://u:" + secret + "@h/db/x", `contains '/'`},
+		{"'@' in a query value, no database", "postgres://bench@h?sslpassword=" + secret + "&application_name=a@b", "missing database name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,6 +145,8 @@ func TestRedactRaw(t *testing.T) {
 		{"mysql://u:pw@h/db", "mysql://u:***@h/db"},
 		{"mysql://u:p@w/x?y@h/db?a=1", "mysql://u:***@h/db?a=1"},
 		{"mysql://u@h/db?password=x&b=2", "mysql://u@h/db?password=***&b=2"},
+		{"postgres://bench@h?sslpassword=s3cret&application_name=a@b", "postgres://***@b"},
+		{"postgres://bench@h/db?sslpassword=s3cret&a=x@b", "postgres://bench@h/db?sslpassword=***&a=x@b"},
 		{"sqlite:x.db", "sqlite:x.db"},
 	}
 	for _, tt := range tests {

@@ -153,3 +153,25 @@ func TestPGLeanPath(t *testing.T) {
 		t.Fatalf("bytea: %v %v", by, err)
 	}
 }
+
+// A COMMIT of a transaction that a failed statement aborted is answered by
+// PostgreSQL with the tag ROLLBACK and no error: Commit must fail, or the
+// transaction would count as committed.
+func TestPGCommitOfAbortedTransactionFails(t *testing.T) {
+	tg := testdb.For(t, target.Postgres, "target")
+	ctx := ctxT(t)
+	_, c := testdb.Connect(t, tg, target.Options{StatementMode: target.Prepared})
+	if err := c.Begin(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "SELECT 1/0"); err == nil {
+		t.Fatal("SELECT 1/0 did not fail")
+	}
+	if err := c.Commit(ctx); !errors.Is(err, pgx.ErrTxCommitRollback) {
+		t.Fatalf("commit of an aborted transaction: %v, want pgx.ErrTxCommitRollback", err)
+	}
+	// The session is usable afterwards.
+	if _, err := c.Exec(ctx, "SELECT 1"); err != nil {
+		t.Fatalf("after the refused commit: %v", err)
+	}
+}

@@ -40,8 +40,9 @@ func rawDialFunc(dial pgconn.DialFunc, mode *socketMode) pgconn.DialFunc {
 		if err != nil {
 			return nil, err
 		}
-		if b := mode.wrap(nc); b != nc {
-			return b, nil
+		b, err := mode.wrap(nc)
+		if err != nil || b != nc {
+			return b, err
 		}
 		return &pgSocket{Conn: nc, r: mywire.RawIO(nc), w: mywire.RawIO(nc)}, nil
 	}

@@ -245,8 +245,18 @@ func (c *pgConn) BeginSnapshot(ctx context.Context) error {
 // Commit ends the transaction; on failure the transaction counts as open so
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {
-	if err := c.endTx(ctx, "commit"); err != nil {
+	c.g.endTxStart()
+	tag, err := c.simpleTag(c.g.plain(ctx), "commit")
+	c.g.endTxEnd()
+	if err != nil {
 		return commitLost(err)
+	}
+	if tag.String() == "ROLLBACK" {
+		// PostgreSQL answers COMMIT of a transaction a failed statement
+		// aborted with the tag ROLLBACK and no error: it did not commit
+		// (pgx's Tx.Commit says ErrTxCommitRollback).
+		c.inTx = false
+		return fmt.Errorf("commit: %w", pgx.ErrTxCommitRollback)
 	}
 	c.inTx = false
 	return nil
@@ -275,11 +285,18 @@ func (c *pgConn) endTx(ctx context.Context, q string) error {
 // protocol, as pgx runs one) and reads its results without keeping them:
 // no per-statement result objects.
 func (c *pgConn) simple(ctx context.Context, q string) error {
+	_, err := c.simpleTag(ctx, q)
+	return err
+}
+
+// simpleTag is simple returning the last result's command tag.
+func (c *pgConn) simpleTag(ctx context.Context, q string) (pgconn.CommandTag, error) {
+	var tag pgconn.CommandTag
 	mrr := c.conn.PgConn().Exec(ctx, q)
 	for mrr.NextResult() {
-		_, _ = mrr.ResultReader().Close()
+		tag, _ = mrr.ResultReader().Close()
 	}
-	return mrr.Close()
+	return tag, mrr.Close()
 }
 
 // Close closes the session (server-side statements die with it), bounded

@@ -80,8 +80,9 @@ func sensitiveParam(name string) bool {
 }
 
 // redactRaw masks the password of a URL that may not parse: everything
-// between the first ':' of the user info and the last '@' of the URL, plus
-// the values of sensitive query parameters. It mirrors parseServer's split.
+// between the first ':' of the user info and the '@' that ends it
+// (userInfoAt), all of a user info holding '?', '&' or '=', plus the values
+// of sensitive query parameters. It mirrors parseServer's split.
 func redactRaw(raw string) string {
 	prefix, rest := "", raw
 	slashes := true
@@ -96,13 +97,17 @@ func redactRaw(raw string) string {
 			skip = i + 3
 		}
 		prefix, rest = raw[:skip], raw[skip:]
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
+		if at := userInfoAt(rest); at >= 0 {
 			c := strings.Index(rest[:at], ":")
 			switch {
 			case !slashes:
 				prefix += redactedPassword + "@"
 			case c >= 0:
 				prefix += rest[:c+1] + redactedPassword + "@"
+			case strings.ContainsAny(rest[:at], "?&="):
+				// No password, but what reads as a query: it may hold
+				// secret parameters.
+				prefix += redactedPassword + "@"
 			default:
 				prefix += rest[:at+1]
 			}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sync/atomic"
@@ -90,19 +91,26 @@ type socketMode struct {
 }
 
 // wrap returns nc detached from the poller when blocking sockets are on
-// and the socket allows it, else nc.
-func (m *socketMode) wrap(nc net.Conn) net.Conn {
+// and the socket allows it, else nc. Detach closes nc before it sets the
+// new descriptor up: any failure but ErrUnsupported (nc untouched) leaves
+// no usable socket, and is the dial's error.
+func (m *socketMode) wrap(nc net.Conn) (net.Conn, error) {
 	if m == nil || !m.blocking.Load() {
-		return nc
+		return nc, nil
 	}
-	if c, err := sockio.Detach(nc); err == nil {
-		if p := m.wait.Load(); p != nil {
-			c.SetWaitPolicy(*p)
-		}
-		m.detached.Add(1)
-		return c
+	c, err := sockio.Detach(nc)
+	switch {
+	case errors.Is(err, sockio.ErrUnsupported):
+		return nc, nil
+	case err != nil:
+		_ = nc.Close() // closed already unless dup failed
+		return nil, fmt.Errorf("blocking socket: %w", err)
 	}
-	return nc
+	if p := m.wait.Load(); p != nil {
+		c.SetWaitPolicy(*p)
+	}
+	m.detached.Add(1)
+	return c, nil
 }
 
 // dial opens a TCP or Unix connection as net.Dialer does and applies the
@@ -113,7 +121,7 @@ func (m *socketMode) dial(ctx context.Context, network, addr string) (net.Conn, 
 	if err != nil {
 		return nil, err
 	}
-	return m.wrap(nc), nil
+	return m.wrap(nc)
 }
 
 // SetBlockingSockets chooses blocking sockets (on) or the poller for the
