@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,9 @@ import (
 func runCLIExe(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	t.Setenv(envChild, "1")
+	// A failed child keeps the partitions' directory (for the user to
+	// read): in the test's own temporary directory, removed with it.
+	t.Setenv("TMPDIR", t.TempDir())
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +237,17 @@ func TestPartitionedTPCC(t *testing.T) {
 				if code != ExitUsage || !strings.Contains(stderr, "nothing merged") {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
+				// The children's files are kept, the directory named.
+				m := regexp.MustCompile(`kept in (\S+)\)`).FindStringSubmatch(stderr)
+				if m == nil {
+					t.Fatalf("no kept directory named: %s", stderr)
+				}
+				a, _ := os.ReadFile(filepath.Join(m[1], "part-0.log"))
+				b, _ := os.ReadFile(filepath.Join(m[1], "part-1.log"))
+				if len(a)+len(b) == 0 {
+					t.Errorf("no child's stderr kept in %s", m[1])
+				}
+				os.RemoveAll(m[1])
 				refusedOnly(t, out)
 			})
 		})

@@ -101,3 +101,21 @@ func TestDroppedText(t *testing.T) {
 		t.Errorf("poisson: %q, want %q", got, want)
 	}
 }
+
+// A partition's summary says its figures are its share of a run split
+// over several processes, beside the run's terminal count.
+func TestSummaryMarksPartitionShare(t *testing.T) {
+	for _, tc := range []struct {
+		part *results.Partition
+		want string
+	}{
+		{nil, "64 terminals (started in"},
+		{&results.Partition{Index: 1, Count: 4, Terminals: 16}, "64 terminals (partition 1/4: 16 of them, its share of the figures; merge the partitions for the run's)"},
+	} {
+		var b bytes.Buffer
+		Summary(&b, &results.Run{Workload: "sysbench/oltp_point_select", Status: "ok", Config: map[string]any{"terminals": 64}, Partition: tc.part})
+		if !bytes.Contains(b.Bytes(), []byte(tc.want)) {
+			t.Errorf("partition %+v: summary lacks %q:\n%s", tc.part, tc.want, b.String())
+		}
+	}
+}

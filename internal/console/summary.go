@@ -26,6 +26,10 @@ func Summary(w io.Writer, r *results.Run) {
 	} else if v, ok := r.Config["threads"]; ok {
 		conc = fmt.Sprintf(", %v threads", v)
 	}
+	if p := r.Partition; p != nil {
+		// The figures below are this process's share, not the run's.
+		conc += fmt.Sprintf(" (partition %d/%d: %d of them, its share of the figures; merge the partitions for the run's)", p.Index, p.Count, p.Terminals)
+	}
 	status := ""
 	if r.Status != "ok" {
 		status = "  [" + strings.ToUpper(r.Status) + "]"

@@ -149,7 +149,15 @@ func RunLocal(ctx context.Context, p *Flags, l Local) (*results.Run, error) {
 		if !l.Quiet {
 			lw.w = l.Err
 		}
-		cmd.Stderr = lw
+		// Each child's stderr is kept whole in part-N.log beside its
+		// result: a failed run keeps the directory, and in a sweep (Quiet)
+		// the log is where the child's error samples and hints are.
+		if f, err := os.Create(filepath.Join(dir, fmt.Sprintf("part-%d.log", i))); err == nil {
+			defer f.Close()
+			cmd.Stderr = io.MultiWriter(lw, f)
+		} else {
+			cmd.Stderr = lw
+		}
 		var set []int
 		if sets != nil {
 			set = sets[i]
@@ -205,7 +213,9 @@ func RunLocal(ctx context.Context, p *Flags, l Local) (*results.Run, error) {
 		if msg == "" {
 			msg = o.err.Error()
 		}
-		return nil, &ChildError{code: code, msg: fmt.Sprintf("partition %d/%d failed (exit %d), nothing merged: %s", first, n, code, msg)}
+		// The other partitions' measurements and every child's log stay.
+		keep = true
+		return nil, &ChildError{code: code, Dir: dir, msg: fmt.Sprintf("partition %d/%d failed (exit %d), nothing merged: %s (the partitions' results and logs are kept in %s)", first, n, code, msg, dir)}
 	}
 	parts := make([]*results.Run, n)
 	for i := range parts {
@@ -262,6 +272,9 @@ func savedOK(path string) bool {
 type ChildError struct {
 	code int
 	msg  string
+	// Dir keeps the partitions' files: part-N.json of those that saved a
+	// result, part-N.log with each child's stderr.
+	Dir string
 }
 
 func (e *ChildError) Error() string { return e.msg }

@@ -74,6 +74,18 @@ func TestRunLocalMergesJudgedPartitions(t *testing.T) {
 				if !errors.As(err, &ce) || !strings.Contains(err.Error(), "nothing merged") {
 					t.Fatalf("err %v, want a ChildError", err)
 				}
+				// The directory stays, named, with the children's stderr
+				// (the first to fail wrote its line; the other may have
+				// been stopped before it wrote anything).
+				t.Cleanup(func() { os.RemoveAll(ce.Dir) })
+				var logs string
+				for i := 0; i < 2; i++ {
+					b, _ := os.ReadFile(filepath.Join(ce.Dir, fmt.Sprintf("part-%d.log", i)))
+					logs += string(b)
+				}
+				if ce.Dir == "" || !strings.Contains(err.Error(), ce.Dir) || !strings.Contains(logs, "run judged") {
+					t.Fatalf("err %v: kept directory %q, logs %q", err, ce.Dir, logs)
+				}
 				return
 			}
 			if err != nil {
@@ -120,4 +132,5 @@ func TestRunLocalEarlyFailureIsTheRunsError(t *testing.T) {
 	if !errors.As(err, &ce) || ce.ExitCode() != 1 || !strings.Contains(err.Error(), "run judged") {
 		t.Fatalf("err %v, want the first partition's ChildError", err)
 	}
+	os.RemoveAll(ce.Dir)
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"benchpress/internal/results"
@@ -56,17 +57,30 @@ func summarySection(d *Doc, ds *Dataset) {
 		}
 		// "not reached" needs two steps judged ok that still gained; with
 		// fewer the saturation point cannot be told ("-").
+		// Steps of the plan that never ran leave the ladder short: its
+		// saturation cannot be "not reached", and the row says so.
+		notRun := c.NotRun()
 		if st := c.Saturation(); st != nil {
 			sat = fmt.Sprint(st.Concurrency)
-		} else if judged >= 2 {
+		} else if judged >= 2 && len(notRun) == 0 {
 			sat = "not reached"
 		}
+		steps := fmt.Sprint(len(c.Steps))
 		warn := ""
+		if len(notRun) > 0 {
+			steps = fmt.Sprintf("%d of %d", len(c.Steps), len(c.Steps)+len(notRun))
+			warn = "not run: " + joinInts(notRun)
+		}
 		if bound > 0 {
-			warn = fmt.Sprintf("driver-bound in %d step(s)", bound)
+			warn = joinWarn(warn, fmt.Sprintf("driver-bound in %d step(s)", bound))
+		}
+		if p := partitioned(c); p != nil {
+			// One machine's files of a run split over several: every
+			// figure of the row is its share.
+			warn = joinWarn(warn, fmt.Sprintf("partition %d/%d: one process's share of each step, not the run's (benchpress merge)", p.Index, p.Count))
 		}
 		warn = joinWarn(warn, watchWarnings(c))
-		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, fmt.Sprint(len(c.Steps)), peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
+		t.Rows = append(t.Rows, []string{c.ID, c.Workload, c.Target, steps, peakAt, peakV, p95, sat, fmt.Sprint(failed), warn})
 	}
 	d.table(t)
 	d.p(fmt.Sprintf("Peak is the step with the highest throughput among those that ran to their end with verdict ok (failed, degraded and interrupted steps are never the peak). Saturation is the first step after which more concurrency adds less than %.0f%% throughput, among the same steps.", SaturationGain*100))
@@ -150,6 +164,9 @@ func caseSection(d *Doc, c *Case) error {
 			d.note(false, fmt.Sprintf("tpmC %s: %d step(s) ran without the keying and think times of clause 5.2.5 (closed loop, --wait off): a throughput figure, not a tpmC the TPC-C specification would accept; efficiency is not given.", NoWaitMark, n))
 		}
 	}
+	if nr := c.NotRun(); len(nr) > 0 {
+		d.note(true, fmt.Sprintf("Step(s) %s of the plan's ladder did not run (the sweep was interrupted before them): this ladder is incomplete; `sweep --resume` runs them.", joinInts(nr)))
+	}
 	for _, s := range c.Steps {
 		if s.Run.Status == "failed" {
 			d.note(true, fmt.Sprintf("Step %d failed: %s", s.Concurrency, oneLine(s.Run.Error)))
@@ -200,6 +217,26 @@ func caseSection(d *Doc, c *Case) error {
 		d.add(ch)
 	}
 	return nil
+}
+
+// partitioned returns the partition of the first of c's steps that is one
+// partition's result (not merged), or nil.
+func partitioned(c *Case) *results.Partition {
+	for _, s := range c.Steps {
+		if s.Run.Partition != nil {
+			return s.Run.Partition
+		}
+	}
+	return nil
+}
+
+// joinInts lists ns as "1, 8, 64".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // onlyStopped tells whether r's verdict says no more than its error, which

@@ -31,6 +31,27 @@ type Case struct {
 	Target      string // redacted URL
 	Workload    string
 	Steps       []*Step
+	// Planned is the case's ladder from the sweep's plan (nil for loose
+	// results): a step planned without a result (the sweep was interrupted
+	// before it) is shown as not run (NotRun).
+	Planned []int
+}
+
+// NotRun returns the planned concurrencies that have no step, in ladder
+// order.
+func (c *Case) NotRun() []int {
+	have := map[int]bool{}
+	for _, s := range c.Steps {
+		have[s.Concurrency] = true
+	}
+	var out []int
+	for _, n := range c.Planned {
+		if !have[n] {
+			out = append(out, n)
+			have[n] = true
+		}
+	}
+	return out
 }
 
 // Step is one saved run at one concurrency.
@@ -81,7 +102,7 @@ func loadSweep(dir string, ds *Dataset) error {
 	ds.Compare = p.Compare
 	for _, rc := range p.Cases {
 		c := &Case{ID: rc.ID, Description: rc.Description, Workload: rc.Workload,
-			Target: p.Targets[rc.Target]}
+			Target: p.Targets[rc.Target], Planned: rc.Ladder}
 		if err := loadSteps(dir, rc.ID, c); err != nil {
 			return err
 		}

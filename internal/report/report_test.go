@@ -230,3 +230,58 @@ func TestSingleRunAndLooseDir(t *testing.T) {
 	}
 	_ = sweep.PlanFile
 }
+
+// A sweep whose plan has steps without a result (interrupted, or stopped
+// before it had one) renders as an incomplete ladder: "1 of 2" steps, the
+// missing concurrencies named, no "not reached" saturation, a note.
+func TestReportMarksStepsNotRun(t *testing.T) {
+	dir := copyTree(t, filepath.Join("testdata", "watched"))
+	if err := os.Remove(filepath.Join(dir, "T2", "4.json")); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(files[0])
+	md := string(b)
+	row := mdRow(md, "## Summary", "T2")
+	if len(row) < 10 || row[3] != "1 of 2" || row[7] == "not reached" || !strings.Contains(row[9], "not run: 4") {
+		t.Fatalf("summary row %q: want 1 of 2 steps, no saturation verdict, not run: 4", row)
+	}
+	if full := mdRow(md, "## Summary", "T1"); len(full) < 4 || full[3] != "2" {
+		t.Errorf("complete case row %q", full)
+	}
+	if !strings.Contains(md, "Step(s) 4 of the plan's ladder did not run") {
+		t.Error("no note that the ladder is incomplete")
+	}
+}
+
+// A case whose steps are one partition's files (a run split over machines,
+// not merged) says so in the summary: each figure is that share.
+func TestReportMarksPartitionShare(t *testing.T) {
+	dir := copyTree(t, filepath.Join("testdata", "watched"))
+	for _, f := range []string{"2.json", "4.json"} {
+		p := filepath.Join(dir, "T1", f)
+		r, err := results.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Partition = &results.Partition{Index: 0, Count: 2, Terminals: 1}
+		if err := results.Write(p, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(files[0])
+	row := mdRow(string(b), "## Summary", "T1")
+	if len(row) < 10 || !strings.Contains(row[9], "partition 0/2: one process's share") {
+		t.Fatalf("summary row %q: want the partition's share marked", row)
+	}
+	if other := mdRow(string(b), "## Summary", "T2"); len(other) < 10 || strings.Contains(other[9], "partition") {
+		t.Errorf("unsplit case row %q", other)
+	}
+}

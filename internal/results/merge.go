@@ -108,7 +108,8 @@ func Merge(parts []*Run, opts MergeOptions) (*Run, error) {
 	}
 	out.Merged = m
 	out.Series = mergeSeries(sorted)
-	out.Driver = mergeDriver(sorted, out.Summary.Transactions)
+	// Failed transactions too, as a single run divides (monitor.DriverFigures).
+	out.Driver = mergeDriver(sorted, out.Summary.Transactions+out.Summary.Errors)
 	out.Terminals = mergeTerminals(sorted)
 	out.Checks = mergeChecks(out.Checks, sorted)
 	out.Extra = mergeExtra(out.Extra, sorted)

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -125,6 +126,13 @@ func TestMergeIsExact(t *testing.T) {
 		}
 		if got.Driver.CPUUserS != float64(n) || got.Driver.MachineBusyPct != 40+float64(n-1) {
 			t.Errorf("n=%d: driver %+v", n, got.Driver)
+		}
+		// Per transaction attempted, failed ones included, as one process
+		// divides (monitor.DriverFigures); the parts have deadlocks.
+		if all := whole.Summary.Transactions + whole.Summary.Errors; whole.Summary.Errors == 0 ||
+			math.Abs(got.Driver.CPUPerTxnUS-1.5*float64(n)*1e6/float64(all)) > 1e-6 {
+			t.Errorf("n=%d: CPU per transaction %v us, want %v over %d transactions and errors",
+				n, got.Driver.CPUPerTxnUS, 1.5*float64(n)*1e6/float64(all), all)
 		}
 		if len(got.Series) != 2 || got.Series[1].Ops["new_order"].Count != int64(20*n) || got.Series[0].Ops["new_order"].P95MS != float64(3+n-1) {
 			t.Errorf("n=%d: series %+v", n, got.Series)

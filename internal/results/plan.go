@@ -34,6 +34,7 @@ type CaseSnapshot struct {
 	Description string
 	Target      string // target name
 	Workload    string
+	Ladder      []int // the concurrency steps planned (nil in plans saved without it)
 }
 
 // snapshotDoc is the loose shape of plan.yaml: unknown keys (workload
@@ -51,6 +52,7 @@ type snapshotDoc struct {
 		Description string `yaml:"description"`
 		Target      string `yaml:"target"`
 		Workload    string `yaml:"workload"`
+		Ladder      []int  `yaml:"ladder"`
 	} `yaml:"cases"`
 	Compare []yaml.Node `yaml:"compare"`
 }
@@ -86,7 +88,7 @@ func ReadPlan(path string) (*PlanSnapshot, error) {
 		if w == "" {
 			w = doc.Defaults.Workload
 		}
-		p.Cases = append(p.Cases, CaseSnapshot{ID: c.ID, Description: c.Description, Target: c.Target, Workload: w})
+		p.Cases = append(p.Cases, CaseSnapshot{ID: c.ID, Description: c.Description, Target: c.Target, Workload: w, Ladder: c.Ladder})
 	}
 	for _, n := range doc.Compare {
 		var c Comparison

@@ -128,3 +128,63 @@ func TestOutHoldingEarlierSweep(t *testing.T) {
 		}
 	}
 }
+
+// errRunner measures every step, judges it ok, and returns err (an
+// after-run step that failed: a session lost in the consistency check,
+// results.AfterUnfinished having made the verdict degraded), or returns no
+// result at all with err when measured is false (a refused step).
+type errRunner struct {
+	err      error
+	measured bool
+}
+
+func (e errRunner) RunStep(_ context.Context, s Step) (*results.Run, error) {
+	if !e.measured {
+		return nil, e.err
+	}
+	r := &results.Run{FormatVersion: results.FormatVersion, Workload: s.Workload, Status: "ok", Verdict: results.VerdictOK}
+	r.Summary.TPS, r.Summary.DurationS = 100, 10
+	results.AfterUnfinished(r, e.err, false)
+	return r, e.err
+}
+
+// A step measured and judged whose after-run step failed keeps its figures
+// and its degraded verdict with the error; a step stopped with no verdict
+// is failed in both its status and its verdict (never "failed" beside
+// "ok"). On --resume, a refused step does not destroy the measured result
+// it was to replace: that is kept as <c>.json.prev.
+func TestStepErrorStatusAgreesWithVerdict(t *testing.T) {
+	lost := errors.New("check: connection lost")
+	p, dir := setup(t)
+	out, err := Run(context.Background(), p, dir, errRunner{lost, true}, Options{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Failed != 0 || out.Degraded != 4 {
+		t.Fatalf("outcome %+v, want 4 degraded", out)
+	}
+	r, err := results.Read(StepPath(dir, "A", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "ok" || r.Verdict != results.VerdictDegraded || r.Error == "" || r.Summary.TPS != 100 {
+		t.Fatalf("saved status %q verdict %q error %q tps %v; want ok, degraded, the error, the figures", r.Status, r.Verdict, r.Error, r.Summary.TPS)
+	}
+
+	refused := errors.New("partition 1/2 of run r1-A-1 already joined")
+	out, err = Run(context.Background(), p, dir, errRunner{refused, false}, Options{Resume: true, Getenv: env})
+	if err != nil || out.Failed != 4 {
+		t.Fatalf("resume: %+v %v, want 4 failed", out, err)
+	}
+	r, err = results.Read(StepPath(dir, "A", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "failed" || r.Verdict != results.VerdictFailed {
+		t.Errorf("refused step: status %q verdict %q, want failed and failed", r.Status, r.Verdict)
+	}
+	prev, err := results.Read(StepPath(dir, "A", 1) + ".prev")
+	if err != nil || prev.Summary.TPS != 100 {
+		t.Errorf("the measured result it replaced: %v, %+v", err, prev)
+	}
+}

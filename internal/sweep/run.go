@@ -130,6 +130,9 @@ func Run(ctx context.Context, p *Plan, outDir string, steps StepRunner, opts Opt
 		url := urls[cell.Case.TargetName]
 		run, status, err := runOne(ctx, steps, cell, url, opts.Version)
 		if run != nil {
+			if opts.Resume {
+				keepMeasured(path)
+			}
 			if werr := results.Write(path, run); werr != nil {
 				return out, fmt.Errorf("sweep %s: step %s@%d: %w", p.Name, cell.Case.ID, cell.Concurrency, werr)
 			}
@@ -202,9 +205,28 @@ func runOne(ctx context.Context, steps StepRunner, cell Cell, url, version strin
 		// `run` (which exits 8; the sweep 11); the check's findings are
 		// in run.Checks.
 		results.Rejudge(run)
+	case err != nil && run.Verdict != "" && run.Status != "failed" && run.Summary.DurationS > 0:
+		// Measured and judged, then an after-run step failed (a session
+		// lost in the consistency check): the judgement already says what
+		// that costs the figures (results.AfterUnfinished: degraded at
+		// best), as in `run`; the step keeps its figures and the error.
+		run.Error = err.Error()
+		if run.Status == "" {
+			run.Status = "ok"
+		}
+		if run.Verdict == results.VerdictOK {
+			run.Verdict = results.VerdictDegraded
+			run.VerdictReasons = append(run.VerdictReasons, "stopped after the measurement: "+err.Error())
+		}
 	case err != nil:
 		run.Status = "failed"
 		run.Error = err.Error()
+		if run.Verdict != results.VerdictFailed {
+			// A status that says failed beside a verdict that does not
+			// would be counted one way and shown the other.
+			run.Verdict = results.VerdictFailed
+			run.VerdictReasons = append(run.VerdictReasons, "stopped: "+err.Error())
+		}
 	case run.Status == "":
 		run.Status = "ok"
 	}
@@ -234,6 +256,17 @@ func failedRun(cell Cell, url, version string, started time.Time, err error) *re
 func finishedOK(path string) bool {
 	r, err := results.Read(path)
 	return err == nil && r.Status == "ok" && (r.Verdict == "" || r.Verdict == results.VerdictOK)
+}
+
+// keepMeasured moves a measured result at path (a degraded step, or a
+// partition of a partitioned step) to path.prev before a resumed step
+// writes its own there: a run again that is refused (a barrier that says
+// "already joined") must not destroy the figures it was to replace. The
+// report reads only *.json.
+func keepMeasured(path string) {
+	if r, err := results.Read(path); err == nil && r.Summary.DurationS > 0 {
+		_ = os.Rename(path, path+".prev")
+	}
 }
 
 // samePlan fails when dir holds a plan.yaml different from p's resolved
