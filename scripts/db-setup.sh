@@ -75,22 +75,45 @@ DEF_RUN=/run/benchpress-mariadb-defaults
 DEF_SOCK=$DEF_RUN/mysqld.sock
 defaults_up() { mariadb-admin --protocol=socket -S "$DEF_SOCK" -uroot ping >/dev/null 2>&1; }
 $SUDO mkdir -p "$DEF_RUN" && $SUDO chown mysql:mysql "$DEF_RUN"
-if [ ! -d "$DEF_DIR/mysql" ]; then
+# A data directory counts as initialised by its marker, written after
+# mariadb-install-db succeeded: an install that was interrupted leaves a
+# mysql/ directory the server cannot start from, and is done again.
+DEF_MARK=$DEF_DIR/.benchpress-initialised
+init_defaults() {
   log "initialising the stock-settings MariaDB in $DEF_DIR"
-  $SUDO mkdir -p "$DEF_DIR" && $SUDO chown mysql:mysql "$DEF_DIR"
-  as mysql mariadb-install-db --no-defaults --datadir="$DEF_DIR" --auth-root-authentication-method=socket \
-    --skip-test-db >/tmp/benchpress-mariadb-defaults-install.log 2>&1
-fi
-if ! defaults_up; then
+  $SUDO rm -rf "$DEF_DIR" && $SUDO mkdir -p "$DEF_DIR" && $SUDO chown mysql:mysql "$DEF_DIR"
+  if ! as mysql mariadb-install-db --no-defaults --datadir="$DEF_DIR" --auth-root-authentication-method=socket \
+    --skip-test-db >/tmp/benchpress-mariadb-defaults-install.log 2>&1; then
+    log "mariadb-install-db failed:"; tail -20 /tmp/benchpress-mariadb-defaults-install.log; exit 1
+  fi
+  $SUDO touch "$DEF_MARK"
+}
+start_defaults() {
   log "starting the stock-settings MariaDB on 127.0.0.1:3307"
   # Started as root with --user=mysql (as mysqld_safe does) so that it can
   # raise its own open-files limit.
   (cd / && $SUDO nohup /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DEF_DIR" --socket="$DEF_SOCK" \
     --pid-file="$DEF_RUN/mysqld.pid" --bind-address=127.0.0.1 --port=3307 --max-connections=4200 \
     --open-files-limit=20000 </dev/null >/tmp/benchpress-mariadb-defaults.log 2>&1 &) || true
-  for _ in $(seq 1 60); do defaults_up && break; sleep 1; done
-  defaults_up || { log "stock-settings MariaDB did not start"; tail -20 /tmp/benchpress-mariadb-defaults.log; exit 1; }
+  for _ in $(seq 1 60); do defaults_up && return 0; sleep 1; done
+  return 1
+}
+[ -d "$DEF_DIR/mysql" ] || init_defaults
+if ! defaults_up && ! start_defaults; then
+  # Initialised again only when the directory has no marker and the server
+  # said its system tables are missing (what an interrupted
+  # mariadb-install-db leaves); a slow start (crash recovery) is not that.
+  if [ -e "$DEF_MARK" ] || ! grep -qE "Can't open and lock privilege tables|Table 'mysql\.[a-z_]+' doesn't exist" /tmp/benchpress-mariadb-defaults.log; then
+    log "stock-settings MariaDB did not start"; tail -20 /tmp/benchpress-mariadb-defaults.log; exit 1
+  fi
+  log "stock-settings MariaDB found its system tables missing (an interrupted initialisation): initialising again"
+  $SUDO pkill -f -- "--datadir=$DEF_DIR" 2>/dev/null || true
+  for _ in $(seq 1 30); do pgrep -f -- "--datadir=$DEF_DIR" >/dev/null || break; sleep 1; done
+  init_defaults
+  start_defaults || { log "stock-settings MariaDB did not start"; tail -20 /tmp/benchpress-mariadb-defaults.log; exit 1; }
 fi
+# A directory initialised before the marker existed, and serving: mark it.
+[ -e "$DEF_MARK" ] || $SUDO touch "$DEF_MARK"
 $SUDO mariadb --protocol=socket -S "$DEF_SOCK" -uroot <<'SQL'
 CREATE DATABASE IF NOT EXISTS bp;
 CREATE DATABASE IF NOT EXISTS bp_test;
@@ -99,6 +122,8 @@ CREATE USER IF NOT EXISTS 'bench'@'localhost' IDENTIFIED BY 'bench';
 GRANT ALL PRIVILEGES ON *.* TO 'bench'@'127.0.0.1' WITH GRANT OPTION;
 GRANT ALL PRIVILEGES ON *.* TO 'bench'@'localhost' WITH GRANT OPTION;
 FLUSH PRIVILEGES;
+-- Stock again after a test killed before its cleanup (one lowers it).
+SET GLOBAL max_prepared_stmt_count = DEFAULT;
 SQL
 log "stock-settings MariaDB ready: mysql://bench:bench@127.0.0.1:3307/bp"
 

@@ -25,13 +25,27 @@ export PATH="$PATH:$(go env GOPATH)/bin"
 # Pinned: a new staticcheck release must not turn CI red with no change here.
 STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
 GOBIN_DIR=$(go env GOBIN); [ -n "$GOBIN_DIR" ] && export PATH="$PATH:$GOBIN_DIR"
-passed=0; failed=0; failures=()
+passed=0; failed=0; failures=(); current=
 step() { # step NAME CMD...: run a step, count it
   local name=$1; shift
+  current=$name
   echo "=== $name"
   if "$@"; then passed=$((passed+1)); echo "--- ok: $name"
   else failed=$((failed+1)); failures+=("$name"); echo "--- FAIL: $name"; fi
+  current=
 }
+# Killed (CI's time limit, Ctrl-C): the summary line still ends the output,
+# the step that was running counted as failed.
+interrupted() {
+  echo
+  if [ -n "$current" ]; then echo "--- FAIL: $current (interrupted)"; failed=$((failed+1)); fi
+  echo "tests: $passed passed, $failed failed (interrupted)"
+  exit 130
+}
+trap interrupted INT TERM
+# The set-up steps are bounded (SETUP_TIMEOUT seconds each, default 1200):
+# a hung download or server start fails its step instead of the whole run.
+SETUP_TIMEOUT=${SETUP_TIMEOUT:-1200}
 
 setup_chromium() {
   command -v chromium >/dev/null 2>&1 && return 0
@@ -55,11 +69,11 @@ setup_tools() {
 }
 
 step "tools (curl, jq, python3, iproute2, git)" setup_tools
-step "databases (MariaDB, PostgreSQL)" bash scripts/db-setup.sh
-step "exporters (node_exporter, process-exporter)" bash scripts/exporters-setup.sh
-step "sharding proxy (ShardingSphere-Proxy)" bash scripts/proxy-setup.sh
+step "databases (MariaDB, PostgreSQL)" timeout --foreground -k 10 "$SETUP_TIMEOUT" bash scripts/db-setup.sh
+step "exporters (node_exporter, process-exporter)" timeout --foreground -k 10 "$SETUP_TIMEOUT" bash scripts/exporters-setup.sh
+step "sharding proxy (ShardingSphere-Proxy)" timeout --foreground -k 10 "$SETUP_TIMEOUT" bash scripts/proxy-setup.sh
 step "chromium" setup_chromium
-step "staticcheck install" go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
+step "staticcheck install" timeout --foreground -k 10 "$SETUP_TIMEOUT" go install "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}"
 
 gofmt_check() {
   local files bad
