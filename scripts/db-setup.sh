@@ -41,7 +41,9 @@ if ! mariadb_up; then
   log "starting MariaDB"
   $SUDO mkdir -p /run/mysqld && $SUDO chown mysql:mysql /run/mysqld
   if ! { $SUDO service mariadb start >/dev/null 2>&1 && mariadb_up; }; then
-    (cd / && as mysql nohup /usr/sbin/mariadbd >/tmp/mariadbd.log 2>&1 &) || true
+    # The subshell's own output to /dev/null: no shell stays behind
+    # holding the caller's stdout (`db-setup.sh | tee` would never end).
+    (cd / && as mysql nohup /usr/sbin/mariadbd >/tmp/mariadbd.log 2>&1 &) >/dev/null 2>&1 || true
   fi
   for _ in $(seq 1 60); do mariadb_up && break; sleep 1; done
   mariadb_up || { log "MariaDB did not start"; tail -20 /tmp/mariadbd.log 2>/dev/null; exit 1; }
@@ -94,8 +96,12 @@ start_defaults() {
   # raise its own open-files limit.
   (cd / && $SUDO nohup /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DEF_DIR" --socket="$DEF_SOCK" \
     --pid-file="$DEF_RUN/mysqld.pid" --bind-address=127.0.0.1 --port=3307 --max-connections=4200 \
-    --open-files-limit=20000 </dev/null >/tmp/benchpress-mariadb-defaults.log 2>&1 &) || true
-  for _ in $(seq 1 60); do defaults_up && return 0; sleep 1; done
+    --open-files-limit=20000 </dev/null >/tmp/benchpress-mariadb-defaults.log 2>&1 &) >/dev/null 2>&1 || true
+  for _ in $(seq 1 60); do
+    defaults_up && return 0
+    sleep 1
+    pgrep -f -- "--datadir=$DEF_DIR" >/dev/null || return 1 # it died: no use waiting
+  done
   return 1
 }
 [ -d "$DEF_DIR/mysql" ] || init_defaults
