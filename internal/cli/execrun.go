@@ -25,6 +25,10 @@ import (
 // a transaction that ends just before it.
 const blockingYieldEvery = 5 * time.Millisecond
 
+// ownThreadsPerCPU bounds the terminals per CPU that keep an OS thread of
+// their own in runs of short round trips (runSpec's OwnThreads).
+const ownThreadsPerCPU = 16
+
 // runSpec is a fully validated run of one workload.
 type runSpec struct {
 	Name      string // workload name as saved: "tpcc", "sysbench/oltp_read_write", "ycsb/a"
@@ -126,11 +130,24 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	blocking = blocking && runtime.GOMAXPROCS(0) >= cfg.Terminals
 	spec.Connector.SetBlockingSockets(blocking)
 	defer spec.Connector.SetBlockingSockets(false)
-	// A thread per terminal pays while the terminals fit the cores (the
-	// reply always wakes the thread that goes on); with more terminals the
-	// runtime's periodic preemption hands a locked goroutine between
-	// threads, which cost more than it saved (docs/benchmarks.md).
-	cfg.OwnThreads = blocking && cfg.Terminals <= cpus
+	// A thread per terminal: the reply always wakes the thread that goes
+	// on, and the kernel serves the terminals as evenly as a C client's
+	// threads. Since the terminals yield in place every 5 ms (below) the
+	// runtime no longer preempts them, which once handed a locked
+	// goroutine between threads; short round trips (sysbench, YCSB) keep
+	// their threads up to ownThreadsPerCPU terminals per CPU (PostgreSQL
+	// point selects at 8 threads on 2 CPUs: p99 0.88 of sysbench's against
+	// 1.24 unlocked, events per terminal 3 % apart against 6 %;
+	// docs/benchmarks.md "2026-11-29 (15:14)"). Long ones (TPC-C) park
+	// their reads in the poller (ParkLong), where a locked goroutine is
+	// handed back through a second thread: theirs only while the
+	// terminals fit the cores.
+	longTrips := workload.HasLongRoundTrips(spec.Workload)
+	ownLimit := cpus
+	if !longTrips {
+		ownLimit = ownThreadsPerCPU * cpus
+	}
+	cfg.OwnThreads = blocking && cfg.Terminals <= ownLimit
 	// Blocking terminals pass through the scheduler between transactions
 	// before the runtime's 10 ms preemption would take them in the middle
 	// of one (runner.Config.YieldEvery): in place where the run has spare
@@ -148,7 +165,6 @@ func executeRun(ctx context.Context, app *App, spec *runSpec) (*results.Run, err
 	// the poller, not in a thread the runtime interrupts with a preemption
 	// signal every 10-20 ms. Short round trips do neither, on any server
 	// (docs/benchmarks.md, "2026-11-27 (10:30)").
-	longTrips := workload.HasLongRoundTrips(spec.Workload)
 	wait := sockio.WaitPolicy{
 		YieldFirst: blocking && cfg.Terminals > cpus && longTrips,
 		ParkLong:   blocking && longTrips,
