@@ -245,9 +245,7 @@ func (c *pgConn) BeginSnapshot(ctx context.Context) error {
 // Commit ends the transaction; on failure the transaction counts as open so
 // that a following Rollback is sent (harmless if the server already ended it).
 func (c *pgConn) Commit(ctx context.Context) error {
-	c.g.endTxStart()
-	tag, err := c.simpleTag(c.g.plain(ctx), "commit")
-	c.g.endTxEnd()
+	tag, err := c.endTx(ctx, "commit")
 	if err != nil {
 		return commitLost(err)
 	}
@@ -267,18 +265,19 @@ func (c *pgConn) Rollback(ctx context.Context) error {
 		return nil
 	}
 	c.inTx = false
-	return c.endTx(ctx, "rollback")
+	_, err := c.endTx(ctx, "rollback")
+	return err
 }
 
 // endTx runs COMMIT or ROLLBACK detached from the caller's cancellation,
 // under the guard's end-of-transaction deadline (stmtGuard.endTxStart; pgx
 // would watch a timer context with a goroutine and a channel per
-// statement).
-func (c *pgConn) endTx(ctx context.Context, q string) error {
+// statement). It returns the statement's command tag.
+func (c *pgConn) endTx(ctx context.Context, q string) (pgconn.CommandTag, error) {
 	c.g.endTxStart()
-	err := c.simple(c.g.plain(ctx), q)
+	tag, err := c.simpleTag(c.g.plain(ctx), q)
 	c.g.endTxEnd()
-	return err
+	return tag, err
 }
 
 // simple runs a statement without parameters on pgconn (the simple query

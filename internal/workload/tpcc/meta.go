@@ -159,11 +159,9 @@ func ReadMeta(ctx context.Context, conn target.Conn, n Names) (Meta, error) {
 		return Meta{}, err
 	}
 	if kv[keyStatus] != statusComplete {
-		if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil && kv[keyStatus] == statusLoading {
-			if miss := describeUnloaded(unloaded(kv, w)); miss != "" {
-				return Meta{}, fmt.Errorf("%w: the data set of %d warehouses is not complete: %s not loaded (a range still loading, or a load that failed: once no other load is running, load them with prepare --warehouse-range or --resume), or %s with --drop",
-					workload.ErrNotPrepared, w, miss, prepareHint)
-			}
+		if w, miss := unloadedOf(kv, 0); kv[keyStatus] == statusLoading && miss != "" {
+			return Meta{}, fmt.Errorf("%w: the data set of %d warehouses is not complete: %s not loaded (a range still loading, or a load that failed: once no other load is running, load them with prepare --warehouse-range or --resume), or %s with --drop",
+				workload.ErrNotPrepared, w, miss, prepareHint)
 		}
 		return Meta{}, fmt.Errorf("%w: the last load did not finish (status %q); %s with --drop",
 			workload.ErrNotPrepared, kv[keyStatus], prepareHint)

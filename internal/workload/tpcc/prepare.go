@@ -258,11 +258,8 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	if err != nil {
 		return st, err
 	}
-	all := st.Meta.Warehouses
-	if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil {
-		all = max(all, w)
-	}
-	if st.Incomplete = describeUnloaded(unloaded(kv, all)); st.Incomplete != "" {
+	all, miss := unloadedOf(kv, st.Meta.Warehouses)
+	if st.Incomplete = miss; miss != "" {
 		st.Total = time.Since(start)
 		return st, nil
 	}
@@ -277,11 +274,10 @@ func Prepare(ctx context.Context, d load.Dialer, cfg PrepareConfig) (PrepareStat
 	if kv, err = readMetaMap(ctx, conn, n); err != nil {
 		return st, err
 	}
-	if w, err := strconv.Atoi(kv[keyWarehouses]); err == nil && w > all {
-		if st.Incomplete = describeUnloaded(unloaded(kv, w)); st.Incomplete != "" {
-			if err := setMetaTx(ctx, conn, n, [][2]string{{keyStatus, statusLoading}}); err != nil {
-				return st, err
-			}
+	if w, miss := unloadedOf(kv, all); w > all && miss != "" {
+		st.Incomplete = miss
+		if err := setMetaTx(ctx, conn, n, [][2]string{{keyStatus, statusLoading}}); err != nil {
+			return st, err
 		}
 	}
 	st.Total = time.Since(start)

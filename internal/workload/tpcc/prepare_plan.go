@@ -298,6 +298,20 @@ func unloaded(kv map[string]string, warehouses int) (item bool, ws []int) {
 	return item, ws
 }
 
+// unloadedOf returns the warehouse count of the data set recorded in kv
+// (at least atLeast) and what of it is not recorded as loaded
+// (describeUnloaded); "" when the count is 0 or unreadable.
+func unloadedOf(kv map[string]string, atLeast int) (int, string) {
+	w := atLeast
+	if v, err := strconv.Atoi(kv[keyWarehouses]); err == nil {
+		w = max(w, v)
+	}
+	if w < 1 {
+		return w, ""
+	}
+	return w, describeUnloaded(unloaded(kv, w))
+}
+
 // describeUnloaded names what unloaded found, warehouses as ranges
 // ("ITEM, warehouses 5-10, 12"); "" when nothing is missing.
 func describeUnloaded(item bool, ws []int) string {

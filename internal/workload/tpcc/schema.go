@@ -194,27 +194,29 @@ func listTables(ctx context.Context, conn target.Conn) (map[string]bool, error) 
 // --resume --fk completes; SQLite never has them). An error reading the
 // catalog counts as none.
 func hasForeignKeys(ctx context.Context, conn target.Conn, n Names) bool {
-	schema := "DATABASE()"
-	switch conn.Kind() {
-	case target.SQLite:
+	if conn.Kind() == target.SQLite {
 		return false
-	case target.Postgres:
-		schema = "current_schema()"
 	}
 	var c int64
-	err := target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schema+" AND LOWER(table_name) = ?",
+	err := target.QueryRow(ctx, conn, "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schemaSQL(conn.Kind())+" AND LOWER(table_name) = ?",
 		[]any{&c}, strings.ToLower(n.Stock))
 	return err == nil && c > 0
+}
+
+// schemaSQL is the SQL expression of the session's schema as
+// information_schema names it: the database on MySQL, the schema on
+// PostgreSQL.
+func schemaSQL(k target.Kind) string {
+	if k == target.Postgres {
+		return "current_schema()"
+	}
+	return "DATABASE()"
 }
 
 // foreignKeyNames returns the lower-cased names of the foreign keys in the
 // session's schema (database).
 func foreignKeyNames(ctx context.Context, conn target.Conn) (map[string]bool, error) {
-	schema := "DATABASE()"
-	if conn.Kind() == target.Postgres {
-		schema = "current_schema()"
-	}
-	rows, err := conn.Query(ctx, "SELECT constraint_name FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schema)
+	rows, err := conn.Query(ctx, "SELECT constraint_name FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' AND table_schema = "+schemaSQL(conn.Kind()))
 	if err != nil {
 		return nil, fmt.Errorf("list foreign keys: %w", err)
 	}
